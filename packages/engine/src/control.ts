@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Target } from './options.js';
+
+/**
+ * The control plane: ioredis for everything that is not measured (handshake checks, INFO,
+ * preloading, cleanup). Its own commands (INFO, SCAN, UNLINK...) never share a name with a
+ * measured command during a cell, so the commandstats cross-check stays exact.
+ */
+export class ControlPlane {
+  private constructor(readonly redis: Redis) {}
+
+  static async connect(target: Target): Promise<ControlPlane> {
+    const redis = new Redis(toIoredisOptions(target));
+    redis.on('error', () => {
+      // Errors surface through the failing command; without a listener ioredis would log them.
+    });
+    try {
+      await redis.connect();
+    } catch (err) {
+      redis.disconnect();
+      throw new ConnectError(describeConnectFailure(target, err as Error));
+    }
+    return new ControlPlane(redis);
+  }
+
+  async info(section: string): Promise<Record<string, string>> {
+    return parseInfo(await this.redis.info(section));
+  }
+
+  async commandStats(): Promise<Map<string, { calls: number; rejectedCalls: number; failedCalls: number }>> {
+    const out = new Map<string, { calls: number; rejectedCalls: number; failedCalls: number }>();
+    for (const [k, v] of Object.entries(await this.info('commandstats'))) {
+      if (!k.startsWith('cmdstat_')) continue;
+      const f = Object.fromEntries(v.split(',').map((p) => p.split('=') as [string, string]));
+      out.set(k.slice(8), {
+        calls: Number(f.calls ?? 0),
+        rejectedCalls: Number(f.rejected_calls ?? 0),
+        failedCalls: Number(f.failed_calls ?? 0),
+      });
+    }
+    return out;
+  }
+
+  /** Server CPU seconds: the whole process, and the main thread where the server reports it. */
+  async cpuSeconds(): Promise<{ total: number; mainThread: number | null }> {
+    const cpu = await this.info('cpu');
+    const n = (k: string) => Number(cpu[k] ?? Number.NaN);
+    const main = n('used_cpu_sys_main_thread') + n('used_cpu_user_main_thread');
+    return { total: n('used_cpu_sys') + n('used_cpu_user'), mainThread: Number.isFinite(main) ? main : null };
+  }
+
+  /**
+   * Remove every key under the run's prefix, and nothing else. SCAN is used rather than the
+   * key names the run could have made, because custom commands can create any name.
+   */
+  async removeKeys(prefix: string): Promise<number> {
+    let cursor = '0';
+    let removed = 0;
+    let unlink = true;
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 5000);
+      cursor = next;
+      if (keys.length === 0) continue;
+      try {
+        removed += unlink ? await this.redis.unlink(...keys) : await this.redis.del(...keys);
+      } catch (err) {
+        // Servers older than Redis 4 have no UNLINK.
+        if (!unlink || !/unknown command/i.test((err as Error).message)) throw err;
+        unlink = false;
+        removed += await this.redis.del(...keys);
+      }
+    } while (cursor !== '0');
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}
+
+export class ConnectError extends Error {
+  readonly code = 'ERR_CONNECT';
+}
+
+export function parseInfo(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    if (!line || line.startsWith('#')) continue;
+    const i = line.indexOf(':');
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}
+
+function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+function toIoredisOptions(t: Target): RedisOptions {
+  const o: RedisOptions = {
+    host: t.host,
+    port: t.port,
+    db: t.db,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 5000,
+  };
+  if (t.socket) o.path = t.socket;
+  if (t.password !== undefined) o.password = t.password;
+  if (t.user) o.username = t.user;
+  if (t.tls) {
+    const tls = t.tls === true ? {} : t.tls;
+    o.tls = {
+      rejectUnauthorized: !tls.insecure,
+      ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+      ...(tls.certFile ? { cert: readFileSync(tls.certFile) } : {}),
+      ...(tls.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+      ...(tls.servername ? { servername: tls.servername } : {}),
+    };
+  }
+  return o;
+}
+
+function describeConnectFailure(t: Target, err: Error): string {
+  const where = t.socket ? `unix socket ${t.socket}` : `${t.host}:${t.port}${t.tls ? ' (TLS)' : ''}`;
+  const msg = err.message;
+  if (/ECONNREFUSED|ENOENT/.test(msg))
+    return `cannot connect to ${where}: nothing is listening there (${msg}). Start a server (redis-server --port ${t.port}) or point -h/-p/-s at one.`;
+  if (/NOAUTH|WRONGPASS|invalid password|invalid username/i.test(msg))
+    return `cannot authenticate to ${where}: ${msg}. Pass the password with -a and, for an ACL user, --user.`;
+  if (/ETIMEDOUT|timeout/i.test(msg))
+    return `cannot connect to ${where}: timed out (${msg}). Check the address and any firewall.`;
+  return `cannot connect to ${where}: ${msg}`;
+}

@@ -1,0 +1,23 @@
+export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
+export { ConnectError, ControlPlane, parseInfo } from './control.js';
+export { type KeyPattern, KeyPatternError } from './keys.js';
+export {
+  type Arrival,
+  type CellOptions,
+  DEFAULT_CELL_OPTIONS,
+  DEFAULT_TARGET,
+  OptionsError,
+  type PipelineMode,
+  type Target,
+  validateCellOptions,
+} from './options.js';
+export { HandshakeError } from './run-workers.js';
+export type { Saturation } from './saturation.js';
+export {
+  findServerBinary,
+  type LaunchedServer,
+  type LaunchOptions,
+  ServerLaunchError,
+  startServer,
+} from './server-launcher.js';
+export { BenchSession, type CellResult, type CrossCheck, type RunCellHooks } from './session.js';

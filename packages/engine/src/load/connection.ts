@@ -1,0 +1,199 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { ReplyReader } from '../resp/reply-reader.js';
+import type { Workload } from './workload.js';
+
+/** What a connection reports to the driver that owns it. */
+export interface ConnectionHost {
+  onReplies(conn: LoadConnection, count: number, now: number): void;
+  onConnectionLost(conn: LoadConnection, err: Error): void;
+}
+
+export interface SocketOptions {
+  host: string;
+  port: number;
+  socket?: string;
+  tls?: tls.ConnectionOptions;
+}
+
+/**
+ * One measured connection: writes requests from the workload's templates and times each reply.
+ * Replies arrive in request order (RESP is FIFO per connection), so send times live in a ring.
+ */
+export class LoadConnection {
+  readonly reader = new ReplyReader();
+  socket: net.Socket | null = null;
+  inFlight = 0;
+  bytesIn = 0;
+  bytesOut = 0;
+  /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
+  nextIntendedMs = Number.POSITIVE_INFINITY;
+
+  private readonly sendTimes: Float64Array;
+  private readonly intendedTimes: Float64Array | null;
+  private readonly mask: number;
+  private head = 0;
+  private tail = 0;
+  private scratch: Buffer;
+  private closing = false;
+  private handshakeWait: { need: number; resolve: () => void; reject: (e: Error) => void } | null = null;
+
+  constructor(
+    private readonly host: ConnectionHost,
+    private readonly workload: Workload,
+    capacity: number,
+    openLoop: boolean,
+  ) {
+    let size = 1;
+    while (size < capacity) size <<= 1;
+    this.mask = size - 1;
+    this.sendTimes = new Float64Array(size);
+    this.intendedTimes = openLoop ? new Float64Array(size) : null;
+    this.scratch = Buffer.allocUnsafe(Math.max(16_384, capacity * workload.maxRequestBytes));
+  }
+
+  connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
+    return new Promise((resolve, reject) => {
+      // Returning false would pause the socket; the reader never needs to.
+      const onRead = (nread: number, buf: Buffer) => {
+        this.onRead(nread, buf);
+        return true;
+      };
+      let socket: net.Socket;
+      if (opts.tls) {
+        // TLS sockets do not support `onread`; they deliver decrypted 'data' chunks instead.
+        socket = tls.connect({ ...opts.tls, host: opts.host, port: opts.port });
+        socket.on('data', (chunk: Buffer) => this.onRead(chunk.length, chunk));
+      } else {
+        // `onread` reads into one reused buffer: no Buffer and no 'data' event per read.
+        const base = { onread: { buffer: readBuffer, callback: onRead } } as const;
+        socket = opts.socket
+          ? net.connect({ ...base, path: opts.socket })
+          : net.connect({ ...base, host: opts.host, port: opts.port });
+      }
+      socket.setNoDelay(true);
+      this.socket = socket;
+      const ready = opts.tls ? 'secureConnect' : 'connect';
+      const onError = (err: Error) => reject(err);
+      socket.once('error', onError);
+      socket.once(ready, () => {
+        socket.off('error', onError);
+        socket.on('error', (err) => this.lost(err));
+        socket.on('close', () => this.lost(new Error('connection closed by the server')));
+        resolve();
+      });
+    });
+  }
+
+  /** Send control commands (AUTH, HELLO, SELECT) and fail with the server's error if any. */
+  handshake(commands: Buffer[]): Promise<void> {
+    if (commands.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.handshakeWait = { need: this.reader.replies + commands.length, resolve, reject };
+      this.socket!.write(Buffer.concat(commands));
+    });
+  }
+
+  /** Write n requests in one socket write; each is timed from now. */
+  send(n: number): void {
+    const w = this.workload;
+    const need = n * w.maxRequestBytes;
+    let buf = this.scratch;
+    // The scratch buffer is reused only when the previous write has fully left Node: a write
+    // still queued holds a reference to its bytes.
+    if (buf.length < need || this.socket!.writableLength > 0) {
+      buf = Buffer.allocUnsafe(Math.max(need, 16_384));
+      this.scratch = buf;
+    }
+    let pos = 0;
+    for (let i = 0; i < n; i++) pos = w.nextTemplate().encode(buf, pos, w.keys, w.values);
+    const now = performance.now();
+    const times = this.sendTimes;
+    const mask = this.mask;
+    let tail = this.tail;
+    for (let i = 0; i < n; i++) {
+      times[tail] = now;
+      tail = (tail + 1) & mask;
+    }
+    this.tail = tail;
+    this.inFlight += n;
+    this.bytesOut += pos;
+    this.socket!.write(buf.subarray(0, pos));
+  }
+
+  /** Open loop: send every request whose intended time has come, while the window has room. */
+  sendDue(now: number, limit: number, budget: number): number {
+    let n = 0;
+    const room = Math.min(limit - this.inFlight, budget);
+    const intended = this.intendedTimes!;
+    const tail = this.tail;
+    while (n < room && this.nextIntendedMs <= now) {
+      intended[(tail + n) & this.mask] = this.nextIntendedMs;
+      this.nextIntendedMs += this.workload.nextIntervalMs();
+      n++;
+    }
+    if (n > 0) this.send(n);
+    return n;
+  }
+
+  close(): void {
+    this.closing = true;
+    this.socket?.destroy();
+  }
+
+  private onRead(nread: number, buf: Buffer): void {
+    const now = performance.now();
+    this.bytesIn += nread;
+    let k: number;
+    try {
+      k = this.reader.feed(buf, nread);
+    } catch (err) {
+      this.lost(err as Error);
+      return;
+    }
+    if (k === 0) return;
+    const wait = this.handshakeWait;
+    if (wait !== null) {
+      if (this.reader.errorsByType.size > 0) {
+        this.handshakeWait = null;
+        wait.reject(new Error(this.reader.lastError));
+      } else if (this.reader.replies >= wait.need) {
+        this.handshakeWait = null;
+        wait.resolve();
+      }
+      return;
+    }
+    const w = this.workload;
+    const times = this.sendTimes;
+    const intended = this.intendedTimes;
+    const mask = this.mask;
+    const measureStart = w.measureStartMs;
+    let head = this.head;
+    let measured = 0;
+    for (let j = 0; j < k; j++) {
+      const sent = times[head]!;
+      if (sent >= measureStart) {
+        measured++;
+        w.latency.recordMs(now - sent);
+        if (intended !== null) w.responseTime!.recordMs(now - intended[head]!);
+      }
+      head = (head + 1) & mask;
+    }
+    this.head = head;
+    this.inFlight -= k;
+    w.measuredCompleted += measured;
+    w.lastReplyMs = now;
+    this.host.onReplies(this, k, now);
+  }
+
+  private lost(err: Error): void {
+    if (this.closing) return;
+    this.closing = true;
+    const wait = this.handshakeWait;
+    if (wait) {
+      this.handshakeWait = null;
+      wait.reject(err);
+    }
+    this.host.onConnectionLost(this, err);
+  }
+}

@@ -1,0 +1,274 @@
+import { readFileSync } from 'node:fs';
+import type tls from 'node:tls';
+import { encodeHistogram } from '@redis-benchdb/result';
+import { compileTest } from '../commands.js';
+import { createKeyGenerator, Rng } from '../keys.js';
+import type { Target } from '../options.js';
+import { type ConnectionHost, LoadConnection, type SocketOptions } from './connection.js';
+import type { WorkerPlan, WorkerReport } from './plan.js';
+import { createValueSource } from './values.js';
+import { Workload } from './workload.js';
+
+const PHASE_RUNNING = 0;
+const PHASE_STOPPING = 1;
+const PHASE_DONE = 2;
+
+/**
+ * Drives one worker's connections: closed loop (window or batch) or open loop (rate), counts
+ * the measured phase, and produces a WorkerReport. Knows nothing of threads; worker.ts wraps it.
+ */
+export class Driver implements ConnectionHost {
+  readonly workload: Workload;
+  private readonly conns: LoadConnection[] = [];
+  private readonly window: boolean;
+  private readonly depth: number;
+  private readonly openLoop: boolean;
+  private phase = PHASE_RUNNING;
+  /** Measured requests this worker may still send; +Infinity for a duration. */
+  private remaining: number;
+  private inFlight = 0;
+  private measuring = false;
+  private error: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
+  private snapshot = { errors: new Map<string, number>(), nils: 0, bytesIn: 0, bytesOut: 0 };
+  private finished!: (r: WorkerReport) => void;
+  readonly done: Promise<WorkerReport>;
+
+  constructor(private readonly plan: WorkerPlan) {
+    this.window = plan.pipelineMode === 'window';
+    this.depth = plan.pipelineDepth;
+    this.openLoop = plan.rateOpsPerSec !== null;
+    this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
+    const rng = new Rng(plan.seed * 7919 + plan.workerIndex);
+    const templates = plan.tests.map((t) => compileTest(t, plan.prefix, plan.valueMax, plan.custom));
+    const keys = createKeyGenerator({
+      pattern: plan.keyPattern,
+      keyspaceSize: plan.keyspaceSize,
+      seed: plan.seed + plan.workerIndex * 1_000_003,
+      zipfExponent: plan.zipfExponent,
+      stream: plan.workerIndex,
+      streams: plan.workers,
+    });
+    const rate =
+      plan.rateOpsPerSec === null
+        ? null
+        : {
+            perConnectionOpsPerSec: plan.rateOpsPerSec / plan.connections,
+            poisson: plan.poisson,
+            seed: plan.seed + 17 * plan.workerIndex,
+          };
+    this.workload = new Workload(
+      templates,
+      Uint8Array.from(plan.cycle),
+      keys,
+      createValueSource(plan.valueMin, plan.valueMax, rng),
+      rate,
+    );
+    this.done = new Promise((resolve) => {
+      this.finished = resolve;
+    });
+  }
+
+  /** Open every connection and run the handshake on each. Throws with the server's words. */
+  async connect(): Promise<void> {
+    const socketOptions = toSocketOptions(this.plan.target);
+    const handshake = handshakeCommands(this.plan.target);
+    // One read buffer for every connection of this worker: `onread` consumes it synchronously.
+    const readBuffer = Buffer.allocUnsafe(256 * 1024);
+    for (let i = 0; i < this.plan.connections; i++)
+      this.conns.push(new LoadConnection(this, this.workload, this.depth, this.openLoop));
+    await Promise.all(
+      this.conns.map(async (c) => {
+        await c.connect(socketOptions, readBuffer);
+        await c.handshake(handshake);
+      }),
+    );
+  }
+
+  start(measure: boolean): void {
+    if (measure) this.beginMeasure();
+    if (this.openLoop) {
+      const now = performance.now();
+      // Spread the first sends over one interval so connections do not fire in lockstep.
+      this.conns.forEach((c, i) => {
+        c.nextIntendedMs = now + (i / this.conns.length) * this.workload.nextIntervalMs();
+      });
+      this.tick();
+    } else {
+      for (const c of this.conns) this.fill(c);
+    }
+    this.checkDone();
+  }
+
+  beginMeasure(): void {
+    if (this.measuring) return;
+    this.measuring = true;
+    this.eluStart = performance.eventLoopUtilization();
+    const errors = new Map<string, number>();
+    let nils = 0;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    for (const c of this.conns) {
+      for (const [k, v] of c.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
+      nils += c.reader.nils;
+      bytesIn += c.bytesIn;
+      bytesOut += c.bytesOut;
+    }
+    this.snapshot = { errors, nils, bytesIn, bytesOut };
+    this.workload.measureStartMs = performance.now();
+  }
+
+  /** Stop sending; finish once every request in flight has its reply. */
+  stop(): void {
+    if (this.phase === PHASE_RUNNING) this.phase = PHASE_STOPPING;
+    this.checkDone();
+  }
+
+  /** Stop at once, without waiting for replies: the result is marked incomplete. */
+  abort(reason: string): void {
+    if (this.phase === PHASE_DONE) return;
+    this.error ??= reason;
+    this.finish();
+  }
+
+  onReplies(conn: LoadConnection, count: number, now: number): void {
+    this.inFlight -= count;
+    if (this.phase === PHASE_RUNNING) {
+      if (this.openLoop) this.sendDue(conn, now);
+      else if (this.window) this.refill(conn, count);
+      else if (conn.inFlight === 0) this.fill(conn);
+    }
+    if (this.inFlight === 0) this.checkDone();
+  }
+
+  onConnectionLost(_conn: LoadConnection, err: Error): void {
+    const code = (err as NodeJS.ErrnoException).code;
+    this.abort(`lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`);
+  }
+
+  private fill(conn: LoadConnection): void {
+    this.refill(conn, this.depth - conn.inFlight);
+  }
+
+  private refill(conn: LoadConnection, n: number): void {
+    if (this.measuring) {
+      if (n > this.remaining) n = this.remaining;
+      this.remaining -= n;
+    }
+    if (n <= 0) return;
+    this.inFlight += n;
+    conn.send(n);
+  }
+
+  private sendDue(conn: LoadConnection, now: number): void {
+    const budget = this.measuring ? this.remaining : Number.POSITIVE_INFINITY;
+    const n = conn.sendDue(now, this.depth, budget);
+    if (this.measuring) this.remaining -= n;
+    this.inFlight += n;
+  }
+
+  /** Open loop: wake when the earliest connection is due. */
+  private tick = (): void => {
+    this.timer = null;
+    if (this.phase !== PHASE_RUNNING) return;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const c of this.conns) {
+      this.sendDue(c, now);
+      if (c.inFlight < this.depth && c.nextIntendedMs < next) next = c.nextIntendedMs;
+    }
+    if (this.measuring && this.remaining <= 0) {
+      this.checkDone();
+      return;
+    }
+    // A connection with a full window is woken by its replies; others by the timer.
+    const delay = next === Number.POSITIVE_INFINITY ? 1 : Math.max(0, next - performance.now());
+    this.timer = setTimeout(this.tick, delay);
+  };
+
+  private checkDone(): void {
+    if (this.phase === PHASE_DONE || this.inFlight > 0) return;
+    if (this.phase === PHASE_STOPPING || (this.measuring && this.remaining <= 0)) this.finish();
+  }
+
+  private finish(): void {
+    if (this.phase === PHASE_DONE) return;
+    this.phase = PHASE_DONE;
+    if (this.timer) clearTimeout(this.timer);
+    const w = this.workload;
+    const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
+    const totalErrors = new Map<string, number>();
+    let nils = 0;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let totalCompleted = 0;
+    for (const c of this.conns) {
+      for (const [k, v] of c.reader.errorsByType) totalErrors.set(k, (totalErrors.get(k) ?? 0) + v);
+      nils += c.reader.nils;
+      bytesIn += c.bytesIn;
+      bytesOut += c.bytesOut;
+      totalCompleted += c.reader.replies;
+      c.close();
+    }
+    const measuredErrors: Record<string, number> = {};
+    for (const [k, v] of totalErrors) {
+      const d = v - (this.snapshot.errors.get(k) ?? 0);
+      if (d > 0) measuredErrors[k] = d;
+    }
+    this.finished({
+      workerIndex: this.plan.workerIndex,
+      histogram: encodeHistogram(w.latency.flush()),
+      responseHistogram: w.responseTime ? encodeHistogram(w.responseTime.flush()) : null,
+      measuredCompleted: w.measuredCompleted,
+      measuredElapsedMs: this.measuring
+        ? Math.max(0, (w.measuredCompleted > 0 ? w.lastReplyMs : performance.now()) - w.measureStartMs)
+        : 0,
+      totalCompleted,
+      measuredErrors,
+      totalErrors: Object.fromEntries(totalErrors),
+      measuredNils: nils - this.snapshot.nils,
+      measuredBytesIn: bytesIn - this.snapshot.bytesIn,
+      measuredBytesOut: bytesOut - this.snapshot.bytesOut,
+      eventLoopUtilization: elu,
+      incomplete: this.error !== null,
+      error: this.error,
+    });
+  }
+}
+
+function toSocketOptions(t: Target): SocketOptions {
+  const base: SocketOptions = t.socket
+    ? { host: t.host, port: t.port, socket: t.socket }
+    : { host: t.host, port: t.port };
+  if (!t.tls) return base;
+  const o = t.tls === true ? {} : t.tls;
+  const tlsOptions: tls.ConnectionOptions = {
+    servername: o.servername ?? (isIp(t.host) ? undefined : t.host),
+    rejectUnauthorized: !o.insecure,
+  };
+  if (o.caFile) tlsOptions.ca = readFileSync(o.caFile);
+  if (o.certFile) tlsOptions.cert = readFileSync(o.certFile);
+  if (o.keyFile) tlsOptions.key = readFileSync(o.keyFile);
+  return { ...base, tls: tlsOptions };
+}
+
+function isIp(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+/** HELLO 3 carries AUTH itself; otherwise AUTH, then SELECT. */
+export function handshakeCommands(t: Target): Buffer[] {
+  const out: Buffer[] = [];
+  const auth = t.password !== undefined ? (t.user ? [t.user, t.password] : ['default', t.password]) : null;
+  if (t.resp3) out.push(encodeCommand(auth ? ['HELLO', '3', 'AUTH', ...auth] : ['HELLO', '3']));
+  else if (auth) out.push(encodeCommand(t.user ? ['AUTH', ...auth] : ['AUTH', t.password!]));
+  if (t.db !== 0) out.push(encodeCommand(['SELECT', String(t.db)]));
+  return out;
+}
+
+export function encodeCommand(words: readonly string[]): Buffer {
+  const parts = [`*${words.length}\r\n`];
+  for (const w of words) parts.push(`$${Buffer.byteLength(w)}\r\n${w}\r\n`);
+  return Buffer.from(parts.join(''));
+}

@@ -1,0 +1,66 @@
+import type { TestDefinition } from '../commands.js';
+import type { KeyPattern } from '../keys.js';
+import type { PipelineMode, Target } from '../options.js';
+
+/** Everything a worker thread needs to drive its share of a cell. Plain data: it crosses threads. */
+export interface WorkerPlan {
+  workerIndex: number;
+  workers: number;
+  target: Target;
+  /** Run prefix of every key, e.g. `rbdb:3f9c1a:`. */
+  prefix: string;
+  /** Tests and how they are interleaved (cycle holds indexes into tests). */
+  tests: TestDefinition[];
+  cycle: number[];
+  custom: boolean;
+  connections: number;
+  pipelineDepth: number;
+  pipelineMode: PipelineMode;
+  valueMin: number;
+  valueMax: number;
+  keyspaceSize: number;
+  keyPattern: KeyPattern;
+  zipfExponent: number;
+  seed: number;
+  /** This worker's share of the measured requests, or null when the cell runs for a duration. */
+  requests: number | null;
+  /** This worker's share of the open-loop rate, or null for a closed loop. */
+  rateOpsPerSec: number | null;
+  poisson: boolean;
+}
+
+export interface WorkerReport {
+  workerIndex: number;
+  /** Encoded HdrHistogram (µs) of the measured requests' service time. */
+  histogram: string;
+  /** Open loop: encoded histogram of the time from the intended send to the reply. */
+  responseHistogram: string | null;
+  measuredCompleted: number;
+  measuredElapsedMs: number;
+  /** Replies received over the whole cell, warm-up included: what INFO commandstats must show. */
+  totalCompleted: number;
+  measuredErrors: Record<string, number>;
+  totalErrors: Record<string, number>;
+  measuredNils: number;
+  measuredBytesIn: number;
+  measuredBytesOut: number;
+  /** Event-loop utilisation of this worker over the measured phase, 0..1. */
+  eventLoopUtilization: number;
+  /** Open loop: requests due but not yet sent when the cell ended. */
+  incomplete: boolean;
+  error: string | null;
+}
+
+/** Messages from the main thread. */
+export type ControlMessage =
+  | { type: 'start'; measure: boolean }
+  | { type: 'measure' }
+  | { type: 'stop' }
+  | { type: 'abort' };
+
+/** Messages from a worker. */
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string; code: string }
+  | { type: 'progress'; measuredCompleted: number }
+  | { type: 'done'; report: WorkerReport };

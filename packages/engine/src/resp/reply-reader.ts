@@ -1,0 +1,179 @@
+/**
+ * A streaming RESP2/RESP3 reply reader that counts replies without materialising them.
+ *
+ * Why our own: the measured traffic must cost the client far less than it costs the server.
+ * A general client (ioredis) builds a JS value and resolves a promise per reply, which held a
+ * Node loop to about 0.3x of redis-benchmark's throughput. This reader walks the bytes once,
+ * skips bulk payloads by length, keeps no per-reply objects, and only builds a string when a
+ * reply is an error (rare, and needed to classify it).
+ */
+
+const LF = 10;
+
+export class ReplyReader {
+  /** Top-level replies completed since construction (errors included). */
+  replies = 0;
+  /** Top-level error replies by their first word (ERR, WRONGTYPE, MOVED...). */
+  readonly errorsByType = new Map<string, number>();
+  /** Top-level null replies ($-1, *-1, RESP3 _): misses for GET-like commands. */
+  nils = 0;
+  /** Message of the most recent top-level error, for handshake diagnostics. */
+  lastError = '';
+
+  // Bytes of a bulk payload (plus its CRLF) still to skip.
+  private skip = 0;
+  // Remaining element counts of the open aggregates, innermost last.
+  private readonly stack: number[] = [];
+  // An incomplete header line carried over from the previous chunk.
+  private carry: Buffer | null = null;
+  // The bulk being skipped is a RESP3 blob error (!), counted as an error when it ends.
+  private blobError = false;
+  // Depth at which a RESP3 push (>) or attribute (|) started; its contents are not replies.
+  private outOfBandDepth = -1;
+
+  /** Parse buf[0, end) and return how many top-level replies it completed. */
+  feed(buf: Buffer, end: number): number {
+    const before = this.replies;
+    let i = 0;
+    if (this.carry !== null) {
+      const nl = buf.indexOf(LF, 0);
+      if (nl < 0 || nl >= end) {
+        this.carry = Buffer.concat([this.carry, buf.subarray(0, end)]);
+        return 0;
+      }
+      const line = Buffer.concat([this.carry, buf.subarray(0, nl + 1)]);
+      this.carry = null;
+      this.header(line, 0, line.length - 2);
+      i = nl + 1;
+    }
+    while (true) {
+      if (this.skip > 0) {
+        const avail = end - i;
+        if (avail < this.skip) {
+          this.skip -= avail;
+          return this.replies - before;
+        }
+        i += this.skip;
+        this.skip = 0;
+        if (this.blobError) {
+          this.blobError = false;
+          this.countError('ERR', 'blob error');
+        }
+        this.valueDone();
+      }
+      if (i >= end) break;
+      // Find the header line's LF. Headers are short, so a byte loop beats indexOf's call cost.
+      let j = i + 1;
+      while (j < end && buf[j] !== LF) j++;
+      if (j >= end) {
+        this.carry = Buffer.from(buf.subarray(i, end));
+        break;
+      }
+      this.header(buf, i, j - 1);
+      i = j + 1;
+    }
+    return this.replies - before;
+  }
+
+  /** Handle one header line buf[start, crPos) whose CR is at crPos. */
+  private header(buf: Buffer, start: number, crPos: number): void {
+    const type = buf[start];
+    switch (type) {
+      case 43: // + simple string
+      case 58: // : integer
+      case 44: // , double
+      case 35: // # boolean
+      case 40: // ( big number
+        this.valueDone();
+        return;
+      case 45: // - error
+        if (this.stack.length === 0) this.countErrorLine(buf, start + 1, crPos);
+        this.valueDone();
+        return;
+      case 95: // _ null
+        if (this.stack.length === 0) this.nils++;
+        this.valueDone();
+        return;
+      case 36: // $ bulk string
+      case 61: // = verbatim string
+      case 33: {
+        // ! blob error
+        const len = parseLength(buf, start + 1, crPos);
+        if (len < 0) {
+          if (this.stack.length === 0) this.nils++;
+          this.valueDone();
+          return;
+        }
+        this.blobError = type === 33 && this.stack.length === 0;
+        this.skip = len + 2;
+        return;
+      }
+      case 42: // * array
+      case 126: // ~ set
+      case 37: // % map
+      case 62: // > push
+      case 124: {
+        // | attribute
+        let n = parseLength(buf, start + 1, crPos);
+        if (type === 37 || type === 124) n *= 2;
+        if ((type === 62 || type === 124) && this.outOfBandDepth < 0) this.outOfBandDepth = this.stack.length;
+        if (n <= 0) {
+          if (n < 0 && this.stack.length === 0) this.nils++;
+          this.valueDone();
+          return;
+        }
+        this.stack.push(n);
+        return;
+      }
+      default:
+        throw new ProtocolError(`unexpected RESP type byte 0x${(type ?? 0).toString(16)} in server reply`);
+    }
+  }
+
+  /** A value completed: close every aggregate it completes, and count a top-level reply. */
+  private valueDone(): void {
+    const stack = this.stack;
+    while (stack.length > 0) {
+      const top = stack.length - 1;
+      const left = stack[top]! - 1;
+      if (left > 0) {
+        stack[top] = left;
+        return;
+      }
+      stack.pop();
+    }
+    if (this.outOfBandDepth === 0) {
+      // A push message or an attribute finished: not a reply to any request.
+      this.outOfBandDepth = -1;
+      return;
+    }
+    this.replies++;
+  }
+
+  private countErrorLine(buf: Buffer, start: number, end: number): void {
+    const message = buf.toString('latin1', start, end);
+    const space = message.indexOf(' ');
+    this.countError(space < 0 ? message : message.slice(0, space), message);
+  }
+
+  private countError(type: string, message: string): void {
+    this.errorsByType.set(type, (this.errorsByType.get(type) ?? 0) + 1);
+    this.lastError = message;
+  }
+}
+
+export class ProtocolError extends Error {
+  readonly code = 'ERR_RESP_PROTOCOL';
+}
+
+function parseLength(buf: Buffer, start: number, end: number): number {
+  let i = start;
+  let negative = false;
+  if (buf[i] === 45) {
+    negative = true;
+    i++;
+  }
+  let n = 0;
+  for (; i < end; i++) n = n * 10 + (buf[i]! - 48);
+  return negative ? -n : n;
+}

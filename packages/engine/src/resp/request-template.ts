@@ -1,0 +1,132 @@
+/**
+ * A command compiled once into RESP bytes, with holes for the key digits and the value.
+ *
+ * Why our own encoder: per request, the hot path only writes a key number's digits and copies a
+ * value; everything else (array header, command name, lengths, key prefix) is pre-encoded. A
+ * general client re-encodes every argument of every command.
+ */
+
+/** One argument of a command: literal bytes, a key from the key space, or a value. */
+export type Arg = { kind: 'literal'; bytes: Buffer } | { kind: 'key'; prefix: Buffer } | { kind: 'value' };
+
+/** Keys are `prefix + 12 zero-padded digits`, as redis-benchmark's `__rand_int__` is. */
+export const KEY_DIGITS = 12;
+
+const SEG_BYTES = 0;
+const SEG_KEY = 1;
+const SEG_VALUE = 2;
+
+export interface ValueSource {
+  /** Bytes of the value pool; a value of n bytes is its first n bytes. */
+  pool: Buffer;
+  /** Next value length in bytes. */
+  nextSize(): number;
+  /** Largest length nextSize() can return. */
+  maxSize: number;
+  /** `$<size>\r\n` when every value has the same size, so it is not formatted per request. */
+  fixedHeader: Buffer | null;
+}
+
+export interface KeySource {
+  nextKey(): number;
+}
+
+export class RequestTemplate {
+  private readonly segKinds: Uint8Array;
+  private readonly segBytes: (Buffer | null)[];
+  /** Upper bound of one encoded request's length. */
+  readonly maxBytes: number;
+  readonly hasValue: boolean;
+  readonly keyCount: number;
+
+  constructor(args: readonly Arg[], maxValueSize: number, inline?: Buffer) {
+    const kinds: number[] = [];
+    const bytes: (Buffer | null)[] = [];
+    const pushBytes = (b: Buffer) => {
+      const last = bytes.length - 1;
+      if (last >= 0 && kinds[last] === SEG_BYTES) bytes[last] = Buffer.concat([bytes[last]!, b]);
+      else {
+        kinds.push(SEG_BYTES);
+        bytes.push(b);
+      }
+    };
+    let keyCount = 0;
+    let hasValue = false;
+    if (inline) pushBytes(inline);
+    else {
+      pushBytes(Buffer.from(`*${args.length}\r\n`));
+      for (const a of args) {
+        if (a.kind === 'literal')
+          pushBytes(Buffer.concat([Buffer.from(`$${a.bytes.length}\r\n`), a.bytes, CRLF]));
+        else if (a.kind === 'key') {
+          pushBytes(Buffer.concat([Buffer.from(`$${a.prefix.length + KEY_DIGITS}\r\n`), a.prefix]));
+          kinds.push(SEG_KEY);
+          bytes.push(null);
+          pushBytes(CRLF);
+          keyCount++;
+        } else {
+          kinds.push(SEG_VALUE);
+          bytes.push(null);
+          hasValue = true;
+        }
+      }
+    }
+    this.segKinds = Uint8Array.from(kinds);
+    this.segBytes = bytes;
+    this.keyCount = keyCount;
+    this.hasValue = hasValue;
+    let fixed = 0;
+    for (const b of bytes) fixed += b ? b.length : 0;
+    const perValue = 1 + String(maxValueSize).length + 2 + maxValueSize + 2;
+    this.maxBytes = fixed + keyCount * KEY_DIGITS + (hasValue ? perValue * countValues(args) : 0);
+  }
+
+  /** Encode one request at out[pos]; returns the position after it. */
+  encode(out: Buffer, pos: number, keys: KeySource, values: ValueSource): number {
+    const kinds = this.segKinds;
+    const segs = this.segBytes;
+    for (let s = 0; s < kinds.length; s++) {
+      const kind = kinds[s];
+      if (kind === SEG_BYTES) {
+        const b = segs[s]!;
+        // Short runs: a byte loop is cheaper than Buffer#copy's native call.
+        if (b.length <= 32) {
+          for (let i = 0; i < b.length; i++) out[pos + i] = b[i]!;
+        } else b.copy(out, pos);
+        pos += b.length;
+      } else if (kind === SEG_KEY) {
+        let n = keys.nextKey();
+        for (let i = KEY_DIGITS - 1; i >= 0; i--) {
+          out[pos + i] = 48 + (n % 10);
+          n = Math.floor(n / 10);
+        }
+        pos += KEY_DIGITS;
+      } else {
+        const size = values.nextSize();
+        const header = values.fixedHeader;
+        if (header !== null) {
+          for (let i = 0; i < header.length; i++) out[pos + i] = header[i]!;
+          pos += header.length;
+        } else {
+          out[pos++] = 36; // $
+          pos += out.write(String(size), pos, 'latin1');
+          out[pos++] = 13;
+          out[pos++] = 10;
+        }
+        values.pool.copy(out, pos, 0, size);
+        pos += size;
+        out[pos++] = 13;
+        out[pos++] = 10;
+      }
+    }
+    return pos;
+  }
+}
+
+const CRLF = Buffer.from('\r\n');
+
+function countValues(args: readonly Arg[]): number {
+  let n = 0;
+  for (const a of args) if (a.kind === 'value') n++;
+  return n;
+}

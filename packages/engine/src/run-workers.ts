@@ -1,0 +1,158 @@
+import { Worker } from 'node:worker_threads';
+import type { TestDefinition } from './commands.js';
+import type { ControlPlane } from './control.js';
+import type { ControlMessage, WorkerMessage, WorkerPlan, WorkerReport } from './load/plan.js';
+import type { CellOptions, Target } from './options.js';
+
+export interface CellPlanParts {
+  prefix: string;
+  tests: TestDefinition[];
+  cycle: number[];
+  custom: boolean;
+  valueMin: number;
+  valueMax: number;
+}
+
+export interface WorkersRun {
+  reports: WorkerReport[];
+  /** Server CPU over the measured phase, from INFO cpu. */
+  cpu: { wallSec: number; totalSec: number | null; mainThreadSec: number | null };
+}
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+
+/**
+ * Run one cell on `threads` worker threads: split connections, requests and rate between them,
+ * start them together, time the warm-up and the duration here, and collect their reports.
+ */
+export async function runWorkers(
+  target: Target,
+  o: CellOptions,
+  parts: CellPlanParts,
+  hooks: {
+    control: ControlPlane;
+    onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
+    signal?: AbortSignal;
+  },
+): Promise<WorkersRun> {
+  const plans = splitPlans(target, o, parts);
+  const workers = plans.map((p) => new Worker(WORKER_URL, { workerData: p }));
+  const progress = new Array<number>(plans.length).fill(0);
+  const reports: WorkerReport[] = [];
+  const post = (m: ControlMessage) => {
+    for (const w of workers) w.postMessage(m);
+  };
+  let cpuStart: Awaited<ReturnType<ControlPlane['cpuSeconds']>> | null = null;
+  let measureStartMs = 0;
+  const timers: NodeJS.Timeout[] = [];
+
+  const onAbort = () => post({ type: 'abort' });
+  hooks.signal?.addEventListener('abort', onAbort);
+  try {
+    const ready = plans.map(() => deferred<void>());
+    const done = plans.map(() => deferred<WorkerReport>());
+    workers.forEach((w, i) => {
+      w.on('message', (m: WorkerMessage) => {
+        if (m.type === 'ready') ready[i]!.resolve();
+        else if (m.type === 'failed') ready[i]!.reject(new HandshakeError(m.message));
+        else if (m.type === 'progress') {
+          progress[i] = m.measuredCompleted;
+          hooks.onProgress?.(
+            sumOf(progress),
+            o.requests ?? null,
+            measureStartMs ? (performance.now() - measureStartMs) / 1000 : 0,
+          );
+        } else if (m.type === 'done') done[i]!.resolve(m.report);
+      });
+      w.on('error', (err) => {
+        ready[i]!.reject(err);
+        done[i]!.reject(err);
+      });
+      w.on('exit', () => done[i]!.reject(new Error('a load worker exited without a report')));
+    });
+    await Promise.all(ready.map((r) => r.promise));
+
+    const beginMeasure = async () => {
+      cpuStart = await hooks.control.cpuSeconds().catch(() => null);
+      measureStartMs = performance.now();
+    };
+    if (o.warmupSec > 0) {
+      post({ type: 'start', measure: false });
+      await sleep(o.warmupSec * 1000);
+      await beginMeasure();
+      post({ type: 'measure' });
+    } else {
+      await beginMeasure();
+      post({ type: 'start', measure: true });
+    }
+    if (o.durationSec !== undefined && o.requests === undefined) {
+      timers.push(setTimeout(() => post({ type: 'stop' }), o.durationSec * 1000));
+    }
+    for (const d of done) reports.push(await d.promise);
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    hooks.signal?.removeEventListener('abort', onAbort);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  const wallSec = (performance.now() - measureStartMs) / 1000;
+  const cpuEnd = await hooks.control.cpuSeconds().catch(() => null);
+  const start = cpuStart as Awaited<ReturnType<ControlPlane['cpuSeconds']>> | null;
+  return {
+    reports,
+    cpu: {
+      wallSec,
+      totalSec: start && cpuEnd ? cpuEnd.total - start.total : null,
+      mainThreadSec:
+        start?.mainThread != null && cpuEnd?.mainThread != null ? cpuEnd.mainThread - start.mainThread : null,
+    },
+  };
+}
+
+export class HandshakeError extends Error {
+  readonly code = 'ERR_HANDSHAKE';
+}
+
+/** Connections, requests and rate are split as evenly as whole numbers allow. */
+export function splitPlans(target: Target, o: CellOptions, parts: CellPlanParts): WorkerPlan[] {
+  const share = (total: number, i: number) => Math.floor(total / o.threads) + (i < total % o.threads ? 1 : 0);
+  return Array.from({ length: o.threads }, (_, i) => {
+    const connections = share(o.connections, i);
+    return {
+      workerIndex: i,
+      workers: o.threads,
+      target,
+      ...parts,
+      connections,
+      pipelineDepth: o.pipelineDepth,
+      pipelineMode: o.pipelineMode,
+      keyspaceSize: o.keyspaceSize,
+      keyPattern: o.keyPattern,
+      zipfExponent: o.zipfExponent,
+      seed: o.seed,
+      requests: o.requests === undefined ? null : share(o.requests, i),
+      rateOpsPerSec: o.rateOpsPerSec === undefined ? null : (o.rateOpsPerSec * connections) / o.connections,
+      poisson: o.arrival === 'poisson',
+    };
+  });
+}
+
+function sumOf(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}

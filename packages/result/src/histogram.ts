@@ -1,0 +1,94 @@
+import * as hdr from 'hdr-histogram-js';
+
+/** One hour in microseconds: latencies are recorded in µs and never clamped below this. */
+export const HIGHEST_TRACKABLE_US = 3_600_000_000;
+
+export type Histogram = hdr.Histogram;
+
+/**
+ * A latency histogram in microseconds, 3 significant digits, up to one hour.
+ * Pure JS (not the WASM build) because histograms are created in worker threads and
+ * encoded for transfer; the JS implementation needs no async initialisation.
+ */
+export function createLatencyHistogram(): Histogram {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_TRACKABLE_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    useWebAssembly: false,
+  });
+}
+
+/** HdrHistogram's compressed V2 encoding, base64: the form histograms travel and are stored in. */
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decodeHistogram(base64: string): Histogram {
+  const decoded = hdr.decodeFromCompressedBase64(base64, 32, false);
+  // Decoded histograms are sized to their content; re-home into the standard range so that
+  // merging never fails on a value that another histogram could not hold.
+  const h = createLatencyHistogram();
+  h.add(decoded);
+  decoded.destroy();
+  return h;
+}
+
+/** Merge encoded histograms. Histograms are merged, never averaged: percentiles come from the sum. */
+export function mergeEncodedHistograms(encoded: readonly string[]): Histogram {
+  const total = createLatencyHistogram();
+  for (const e of encoded) {
+    const h = decodeHistogram(e);
+    total.add(h);
+    h.destroy();
+  }
+  return total;
+}
+
+export interface LatencySummaryUs {
+  count: number;
+  minUs: number;
+  meanUs: number;
+  p50Us: number;
+  p90Us: number;
+  p95Us: number;
+  p99Us: number;
+  p999Us: number;
+  p9999Us: number;
+  maxUs: number;
+}
+
+export function summarizeHistogram(h: Histogram): LatencySummaryUs {
+  const count = h.totalCount;
+  if (count === 0) {
+    return {
+      count,
+      minUs: 0,
+      meanUs: 0,
+      p50Us: 0,
+      p90Us: 0,
+      p95Us: 0,
+      p99Us: 0,
+      p999Us: 0,
+      p9999Us: 0,
+      maxUs: 0,
+    };
+  }
+  return {
+    count,
+    minUs: h.minNonZeroValue,
+    meanUs: round3(h.mean),
+    p50Us: h.getValueAtPercentile(50),
+    p90Us: h.getValueAtPercentile(90),
+    p95Us: h.getValueAtPercentile(95),
+    p99Us: h.getValueAtPercentile(99),
+    p999Us: h.getValueAtPercentile(99.9),
+    p9999Us: h.getValueAtPercentile(99.99),
+    maxUs: h.maxValue,
+  };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
