@@ -12,14 +12,27 @@ export class ControlPlane {
 
   static async connect(target: Target): Promise<ControlPlane> {
     const redis = new Redis(toIoredisOptions(target));
-    redis.on('error', () => {
-      // Errors surface through the failing command; without a listener ioredis would log them.
+    // ioredis rejects connect() with a bare "Connection is closed"; the cause comes as an event.
+    let cause: Error | null = null;
+    redis.on('error', (err: Error) => {
+      cause ??= err;
     });
     try {
       await redis.connect();
     } catch (err) {
       redis.disconnect();
-      throw new ConnectError(describeConnectFailure(target, err as Error));
+      throw new ConnectError(describeConnectFailure(target, cause ?? (err as Error)));
+    }
+    // AUTH and SELECT are sent here rather than by ioredis, which downgrades some AUTH
+    // failures to a console warning; here they fail with the server's words and the fix.
+    try {
+      if (target.password !== undefined)
+        await (target.user ? redis.auth(target.user, target.password) : redis.auth(target.password));
+      if (target.db !== 0) await redis.select(target.db);
+      await redis.ping();
+    } catch (err) {
+      redis.disconnect();
+      throw new ConnectError(explainHandshakeError(describeTarget(target), (err as Error).message));
     }
     return new ControlPlane(redis);
   }
@@ -105,16 +118,15 @@ function toIoredisOptions(t: Target): RedisOptions {
   const o: RedisOptions = {
     host: t.host,
     port: t.port,
-    db: t.db,
     lazyConnect: true,
+    // The ready check sends INFO before AUTH; connect() then fails on NOAUTH with no detail.
+    enableReadyCheck: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
     connectTimeout: 5000,
   };
   if (t.socket) o.path = t.socket;
-  if (t.password !== undefined) o.password = t.password;
-  if (t.user) o.username = t.user;
   if (t.tls) {
     const tls = t.tls === true ? {} : t.tls;
     o.tls = {
@@ -128,8 +140,24 @@ function toIoredisOptions(t: Target): RedisOptions {
   return o;
 }
 
+export function describeTarget(t: Target): string {
+  return t.socket ? `unix socket ${t.socket}` : `${t.host}:${t.port}${t.tls ? ' (TLS)' : ''}`;
+}
+
+/** The server's reply to AUTH, HELLO or SELECT, with what to change on the command line. */
+export function explainHandshakeError(where: string, msg: string): string {
+  let fix = '';
+  if (/NOAUTH/i.test(msg)) fix = 'The server needs a password: pass it with -a (and --user for an ACL user).';
+  else if (/WRONGPASS|invalid (username|password)/i.test(msg))
+    fix = 'Check the password (-a) and the ACL user (--user).';
+  else if (/without any password configured/i.test(msg)) fix = 'The server has no password set: drop -a.';
+  else if (/unknown command.*HELLO/i.test(msg)) fix = 'The server does not speak RESP3: drop -3/--resp3.';
+  else if (/DB index|invalid DB/i.test(msg)) fix = 'Choose a database the server has (--dbnum).';
+  return `the server at ${where} refused the handshake: ${msg}${fix ? ` — ${fix}` : ''}`;
+}
+
 function describeConnectFailure(t: Target, err: Error): string {
-  const where = t.socket ? `unix socket ${t.socket}` : `${t.host}:${t.port}${t.tls ? ' (TLS)' : ''}`;
+  const where = describeTarget(t);
   const msg = err.message;
   if (/ECONNREFUSED|ENOENT/.test(msg))
     return `cannot connect to ${where}: nothing is listening there (${msg}). Start a server (redis-server --port ${t.port}) or point -h/-p/-s at one.`;

@@ -21,3 +21,4 @@ export {
   startServer,
 } from './server-launcher.js';
 export { BenchSession, type CellResult, type CrossCheck, type RunCellHooks } from './session.js';
+export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';

@@ -63,6 +63,9 @@ export class BenchSession {
     readonly prefix: string,
   ) {}
 
+  /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
+  private readonly preloaded = new Set<string>();
+
   static async open(target: Target): Promise<BenchSession> {
     const control = await ControlPlane.connect(target);
     return new BenchSession(target, control, `rbdb:${randomBytes(3).toString('hex')}:`);
@@ -111,8 +114,10 @@ export class BenchSession {
       const value = 'x'.repeat(vmin);
       for (let i = 0; i < 600; i += 100) await redis.rpush(key, ...Array.from({ length: 100 }, () => value));
     }
-    if (options.preload && tests.some((t) => READ_TESTS.has(t.name))) {
-      const [, vmax] = valueRange(options.valueSizeBytes);
+    const [, vmax] = valueRange(options.valueSizeBytes);
+    const preloadKey = `${options.keyspaceSize}:${vmin}-${vmax}`;
+    if (options.preload && tests.some((t) => READ_TESTS.has(t.name)) && !this.preloaded.has(preloadKey)) {
+      this.preloaded.add(preloadKey);
       const set = findTests(['set']);
       await runWorkers(
         this.target,

@@ -26,6 +26,8 @@ export class LoadConnection {
   inFlight = 0;
   bytesIn = 0;
   bytesOut = 0;
+  /** Replies to the handshake (HELLO, AUTH, SELECT): not requests of the cell. */
+  handshakeReplies = 0;
   /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
   nextIntendedMs = Number.POSITIVE_INFINITY;
 
@@ -159,6 +161,7 @@ export class LoadConnection {
         wait.reject(new Error(this.reader.lastError));
       } else if (this.reader.replies >= wait.need) {
         this.handshakeWait = null;
+        this.handshakeReplies = this.reader.replies;
         wait.resolve();
       }
       return;

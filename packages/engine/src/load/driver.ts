@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type tls from 'node:tls';
 import { encodeHistogram } from '@redis-benchdb/result';
 import { compileTest } from '../commands.js';
+import { describeTarget, explainHandshakeError } from '../control.js';
 import { createKeyGenerator, Rng } from '../keys.js';
 import type { Target } from '../options.js';
 import { type ConnectionHost, LoadConnection, type SocketOptions } from './connection.js';
@@ -81,7 +82,11 @@ export class Driver implements ConnectionHost {
     await Promise.all(
       this.conns.map(async (c) => {
         await c.connect(socketOptions, readBuffer);
-        await c.handshake(handshake);
+        try {
+          await c.handshake(handshake);
+        } catch (err) {
+          throw new Error(explainHandshakeError(describeTarget(this.plan.target), (err as Error).message));
+        }
       }),
     );
   }
@@ -208,7 +213,7 @@ export class Driver implements ConnectionHost {
       nils += c.reader.nils;
       bytesIn += c.bytesIn;
       bytesOut += c.bytesOut;
-      totalCompleted += c.reader.replies;
+      totalCompleted += c.reader.replies - c.handshakeReplies;
       c.close();
     }
     const measuredErrors: Record<string, number> = {};

@@ -1,0 +1,130 @@
+import { Command, Option } from 'commander';
+import { CliError, EXIT_USAGE } from './errors.js';
+import type { RunFlags } from './run/parse-options.js';
+import { VERSION } from './version.js';
+
+const RUN_EXAMPLES = `
+What it does:
+  Drives a Redis-compatible server (Redis, Valkey, KeyDB, Dragonfly) with a lean RESP client that
+  keeps up with redis-benchmark, times every request in an HDR histogram, checks its own count
+  against the server's INFO commandstats, and says when the client rather than the server was the
+  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C too);
+  it never runs FLUSHALL or FLUSHDB.
+
+  With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
+  If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
+
+Examples:
+  redis-benchdb run                                   the quick suite against the local server
+  redis-benchdb run -t set,get -n 1000000 -P 16 -q    like redis-benchmark -t set,get -P 16 -q
+  redis-benchdb run -t get -P 16 --pipeline-mode window --duration 10 -r 100000 --preload
+  redis-benchdb run --ratio 1:10 -r 1000000 --key-pattern zipf --duration 30
+  redis-benchdb run -t get --rate 50000 --arrival poisson --duration 10   (open loop)
+  redis-benchdb run -n 100000 -r 1000 HSET user:__rand_int__ name __data__
+  redis-benchdb run -t set,get --csv > results.csv
+  redis-benchdb run -t set,get --json | jq '.cells[] | {label, opsPerSec}'
+
+Pipelining:
+  batch   send P requests, wait for all P replies, repeat (redis-benchmark -P)
+  window  keep P requests in flight, refill as each reply arrives (memtier_benchmark --pipeline)
+`;
+
+export function buildProgram(run: (flags: RunFlags, command: string[]) => Promise<number>): Command {
+  const program = new Command('redis-benchdb')
+    .description('Benchmark Redis-compatible servers and record results that can be compared and trusted.')
+    .version(VERSION, '-v, --version')
+    // -h is redis-benchmark's host flag; help is --help only.
+    .helpOption('--help', 'show help')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (s, write) => write(s) })
+    .exitOverride();
+
+  program
+    .command('run')
+    .description("run a benchmark; redis-benchmark's flags keep their meaning")
+    .helpOption('--help', 'show help')
+    .argument(
+      '[command...]',
+      'a custom command instead of -t; __key__ or __rand_int__ is a key, __data__ a value',
+    )
+    .option('-h, --host <host>', 'server hostname', '127.0.0.1')
+    .option('-p, --port <port>', 'server port', '6379')
+    .option('-s, --socket <path>', 'server unix socket (overrides host and port)')
+    .option('-a, --password <password>', 'password for AUTH')
+    .option('--user <username>', 'ACL user (with -a)')
+    .option('-u, --uri <uri>', 'server URI: redis[s]://[user[:password]@]host[:port][/db]')
+    .option('--dbnum <db>', 'SELECT this database', '0')
+    .option('-c, --clients <n>', 'parallel connections', '50')
+    .option('-n, --requests <n>', 'total requests per test', '100000')
+    .option('-d, --datasize <bytes>', 'value size: 3, 4k, 64KiB, or a range 16-1024', '3')
+    .option('-P, --pipeline <n>', 'requests in flight per connection', '1')
+    .option('-r, --keyspacelen <n>', "distinct keys (redis-benchmark's random key space)")
+    .option(
+      '-t, --tests <list>',
+      'comma-separated tests: ping_inline,ping_mbulk,set,get,incr,lpush,rpush,lpop,rpop,sadd,hset,spop,zadd,zpopmin,lrange,lrange_100,...,mset,xadd',
+    )
+    .option('-q, --quiet', 'ops/s and p50 only')
+    .option('--csv', "print redis-benchmark's CSV format")
+    .option('--json', 'print the whole result as JSON on stdout')
+    .option('--out <file>', 'also write the JSON result to this file')
+    .option('--threads <n>', 'worker threads sharing the connections', '1')
+    .option('--tls', 'connect with TLS')
+    .option('--cacert <file>', 'CA certificate file for TLS')
+    .option('--cert <file>', 'client certificate for TLS')
+    .option('--key <file>', 'client private key for TLS')
+    .option('--sni <name>', 'server name for TLS')
+    .option('--insecure', 'do not verify the TLS certificate')
+    .option('-3, --resp3', 'speak RESP3 (HELLO 3)')
+    .option('--duration <seconds>', 'run each test this long instead of -n requests')
+    .option('--warmup <seconds>', 'load before measuring, not recorded')
+    .addOption(
+      new Option('--pipeline-mode <mode>', 'how -P is kept full')
+        .choices(['batch', 'window'])
+        .default('batch'),
+    )
+    .addOption(
+      new Option('--key-pattern <pattern>', 'how keys are drawn from -r')
+        .choices(['uniform', 'sequential', 'zipf', 'gaussian'])
+        .default('uniform'),
+    )
+    .option('--zipf-exponent <s>', 'skew of --key-pattern zipf', '0.99')
+    .option('--seed <n>', 'seed of every random choice', '1')
+    .option('--rate <ops>', 'open loop: send this many ops/s in total, latency from the intended send time')
+    .addOption(
+      new Option('--arrival <kind>', 'open-loop arrivals')
+        .choices(['constant', 'poisson'])
+        .default('constant'),
+    )
+    .option('--ratio <set:get>', 'a mixed SET/GET workload in this ratio, e.g. 1:10')
+    .option('--preload', 'write every key of -r before a GET test so reads hit')
+    .option('--profile <name>', 'suite profile when no -t is given', 'quick')
+    .option('--no-launch', 'never start a throwaway redis-server')
+    .addHelpText('after', RUN_EXAMPLES)
+    .action(async (command: string[], opts: Record<string, unknown>, cmd: Command) => {
+      // Only flags the user typed override the suite; commander's defaults are for display.
+      const flags: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(opts)) if (cmd.getOptionValueSource(k) !== 'default') flags[k] = v;
+      process.exitCode = await run(flags as RunFlags, command);
+    });
+
+  return program;
+}
+
+/** Turn a thrown error into a message and an exit code; commander's own errors are usage errors. */
+export function exitCodeFor(err: unknown): { message: string | null; code: number } {
+  const e = err as { code?: string; exitCode?: number; message?: string };
+  if (err instanceof CliError) return { message: err.message, code: err.exitCode };
+  if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+    const quiet =
+      e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help';
+    return { message: null, code: quiet ? 0 : EXIT_USAGE };
+  }
+  if (e.code === 'ERR_OPTIONS' || e.code === 'ERR_UNKNOWN_TEST' || e.code === 'ERR_KEY_PATTERN')
+    return { message: e.message ?? String(err), code: EXIT_USAGE };
+  if (typeof e.code === 'string' && e.code.startsWith('ERR_'))
+    return { message: e.message ?? String(err), code: 1 };
+  return {
+    message: `unexpected failure: ${(err as Error)?.stack ?? String(err)}\nPlease report this with the command you ran.`,
+    code: 1,
+  };
+}

@@ -1,0 +1,74 @@
+import type { CellOptions } from './options.js';
+import { DEFAULT_CELL_OPTIONS, OptionsError } from './options.js';
+import standardV1 from './suites/standard-v1.json' with { type: 'json' };
+
+/** A suite is data: a baseline cell, and per profile the cells that differ from it. */
+export interface SuiteDefinition {
+  id: string;
+  version: number;
+  description: string;
+  baseline: Partial<CellOptions>;
+  profiles: Record<
+    string,
+    { description: string; durationSec: number; warmupSec: number; cells: Partial<CellOptions>[] }
+  >;
+}
+
+export interface SuiteCell {
+  /** What sets this cell apart from the baseline, e.g. `GET P16` or `SET 4KiB k1000`. */
+  label: string;
+  options: CellOptions;
+}
+
+export const SUITES: Record<string, SuiteDefinition> = { 'standard-v1': standardV1 as SuiteDefinition };
+
+export function suiteCells(
+  suiteId: string,
+  profile: string,
+  overrides: Partial<CellOptions> = {},
+): SuiteCell[] {
+  const suite = SUITES[suiteId];
+  if (!suite)
+    throw new OptionsError(`unknown suite "${suiteId}": expected ${Object.keys(SUITES).join(', ')}`);
+  const p = suite.profiles[profile];
+  if (!p)
+    throw new OptionsError(
+      `unknown profile "${profile}" of ${suiteId}: expected ${Object.keys(suite.profiles).join(', ')}`,
+    );
+  return p.cells.map((cell) => {
+    const options: CellOptions = {
+      ...DEFAULT_CELL_OPTIONS,
+      ...suite.baseline,
+      durationSec: p.durationSec,
+      warmupSec: p.warmupSec,
+      ...cell,
+      ...overrides,
+    };
+    if (options.durationSec !== undefined && overrides.requests === undefined) delete options.requests;
+    return { label: cellLabel(options, { ...DEFAULT_CELL_OPTIONS, ...suite.baseline }), options };
+  });
+}
+
+/** A short name for a cell: its test, then each parameter that differs from the baseline. */
+export function cellLabel(o: CellOptions, base: CellOptions): string {
+  const parts = [
+    o.setGetRatio
+      ? `SET:GET ${o.setGetRatio.join(':')}`
+      : o.test === 'CUSTOM'
+        ? (o.command ?? []).join(' ')
+        : o.test,
+  ];
+  if (o.pipelineDepth !== base.pipelineDepth || o.pipelineMode !== base.pipelineMode) {
+    parts.push(`P${o.pipelineDepth}${o.pipelineMode === 'window' ? 'w' : ''}`);
+  }
+  if (JSON.stringify(o.valueSizeBytes) !== JSON.stringify(base.valueSizeBytes))
+    parts.push(formatBytes(o.valueSizeBytes));
+  if (o.keyspaceSize !== base.keyspaceSize) parts.push(`k${o.keyspaceSize}`);
+  if (o.connections !== base.connections) parts.push(`c${o.connections}`);
+  return parts.join(' ');
+}
+
+function formatBytes(v: number | [number, number]): string {
+  const one = (n: number) => (n >= 1024 && n % 1024 === 0 ? `${n / 1024}KiB` : `${n}B`);
+  return typeof v === 'number' ? one(v) : `${one(v[0])}-${one(v[1])}`;
+}
