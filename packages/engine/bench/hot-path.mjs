@@ -1,0 +1,54 @@
+// Micro-benchmark of the measured path's pure parts: encoding requests from a template and
+// reading replies. Run: pnpm -s build && node packages/engine/bench/hot-path.mjs
+// It prints ns per request; a regression here shows up as lost throughput against redis-benchmark.
+import { compileTest, findTests } from '../dist/commands.js';
+import { createKeyGenerator, Rng } from '../dist/keys.js';
+import { LatencyRecorder } from '../dist/load/latency-recorder.js';
+import { createValueSource } from '../dist/load/values.js';
+import { ReplyReader } from '../dist/resp/reply-reader.js';
+
+const N = 2_000_000;
+const time = (name, n, fn) => {
+  fn(Math.min(n, 100_000)); // warm up the JIT
+  const t = performance.now();
+  fn(n);
+  const ns = ((performance.now() - t) * 1e6) / n;
+  console.log(`${name.padEnd(44)} ${ns.toFixed(1).padStart(7)} ns/request`);
+};
+
+for (const [test, size] of [
+  ['SET', 256],
+  ['GET', 256],
+  ['MSET', 256],
+]) {
+  const tpl = compileTest(findTests([test])[0], 'rbdb:bench00:', size);
+  const keys = createKeyGenerator({ pattern: 'uniform', keyspaceSize: 1_000_000, seed: 1 });
+  const values = createValueSource(size, size, new Rng(1));
+  const out = Buffer.allocUnsafe(tpl.maxBytes * 16);
+  time(`encode ${test} ${size}B (16 per write)`, N, (n) => {
+    for (let i = 0; i < n; i += 16) {
+      let pos = 0;
+      for (let j = 0; j < 16; j++) pos = tpl.encode(out, pos, keys, values);
+    }
+  });
+}
+
+const replies = {
+  '+OK': Buffer.from('+OK\r\n'.repeat(16)),
+  'bulk 256B': Buffer.from(`$256\r\n${'x'.repeat(256)}\r\n`.repeat(16)),
+  nil: Buffer.from('$-1\r\n'.repeat(16)),
+  'LRANGE 100 x 3B': Buffer.from(`*100\r\n${'$3\r\nxxx\r\n'.repeat(100)}`),
+};
+for (const [name, chunk] of Object.entries(replies)) {
+  const reader = new ReplyReader();
+  const per = name.startsWith('LRANGE') ? 1 : 16;
+  time(`read ${name}`, name.startsWith('LRANGE') ? N / 20 : N, (n) => {
+    for (let i = 0; i < n; i += per) reader.feed(chunk, chunk.length);
+  });
+}
+
+const rec = new LatencyRecorder();
+time('record latency (µs counts, flushed to HDR)', N * 5, (n) => {
+  for (let i = 0; i < n; i++) rec.recordMs(0.1 + (i & 1023) / 1000);
+  rec.flush();
+});
