@@ -71,6 +71,8 @@ export async function runWorkers(
       w.on('exit', () => done[i]!.reject(new Error('a load worker exited without a report')));
     });
     await Promise.all(ready.map((r) => r.promise));
+    // Aborted before the load began (say, Ctrl-C during a preload): stop without sending.
+    if (hooks.signal?.aborted) onAbort();
 
     const beginMeasure = async () => {
       cpuStart = await hooks.control.cpuSeconds().catch(() => null);

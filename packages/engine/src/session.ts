@@ -75,7 +75,7 @@ export class BenchSession {
     validateCellOptions(options);
     const tests = cellTests(options);
     const [vmin, vmax] = valueRange(options.valueSizeBytes);
-    await this.prepare(options, tests.list);
+    await this.prepare(options, tests.list, hooks.signal);
     const statNames = [...new Set(tests.list.map((t) => t.commandstat))];
     const statsBefore = await this.control.commandStats();
     const run = await runWorkers(
@@ -105,7 +105,7 @@ export class BenchSession {
   }
 
   /** Lists for LRANGE, keys for reads: state the measured commands expect, written unmeasured. */
-  private async prepare(options: CellOptions, tests: TestDefinition[]): Promise<void> {
+  private async prepare(options: CellOptions, tests: TestDefinition[], signal?: AbortSignal): Promise<void> {
     const redis = this.control.redis;
     const [vmin] = valueRange(options.valueSizeBytes);
     if (tests.some((t) => t.needsList)) {
@@ -135,7 +135,7 @@ export class BenchSession {
           threads: 1,
         },
         { prefix: this.prefix, tests: set, cycle: [0], custom: false, valueMin: vmin, valueMax: vmax },
-        { control: this.control },
+        { control: this.control, ...(signal ? { signal } : {}) },
       );
     }
   }
