@@ -9,20 +9,47 @@ export interface TestDefinition {
   name: string;
   /** The `cmdstat_*` entry in INFO commandstats that counts this test's requests. */
   commandstat: string;
-  /** Words of the command; `{key}` is a key-space key, `{value}` a value, `{list}`... fixed keys. */
+  /** Words of the command as written, for display; `{key}` and `{value}` mark the holes. */
   words: readonly string[];
+  /** What the request is built from. Plain data, because it crosses to the worker threads. */
+  parts: readonly WordPart[];
   /** Sent as an inline command rather than a RESP array. */
   inline?: boolean;
   /** Needs the list `mylist` filled with 600 elements before it runs. */
   needsList?: boolean;
 }
 
-const t = (name: string, words: string, extra: Partial<TestDefinition> = {}): TestDefinition => ({
-  name,
-  commandstat: words.split(' ')[0]!.toLowerCase(),
-  words: words.split(' '),
-  ...extra,
-});
+/** The fixed key names of the default tests; they are prefixed like every other key. */
+export const FIXED_KEYS = new Set(['mylist', 'myset', 'myhash', 'myzset', 'mystream']);
+
+/**
+ * One word of a command: literal text; a key-space key (`text` + 12 digits, under the run's
+ * prefix when `prefixed`); a fixed key name under the run's prefix; or a value.
+ */
+export type WordPart =
+  | { kind: 'literal'; text: string }
+  | { kind: 'key'; text: string; prefixed: boolean }
+  | { kind: 'fixedKey'; text: string }
+  | { kind: 'value' };
+
+/**
+ * Built-in tests are written as redis-benchmark writes them. `key:{key}` is a key under the run's
+ * prefix; `element:{key}` (a member inside a key) is not prefixed, as the key holding it is.
+ */
+function parseWords(words: readonly string[]): WordPart[] {
+  return words.map((w, i): WordPart => {
+    if (w === '{value}') return { kind: 'value' };
+    const k = w.indexOf('{key}');
+    if (k >= 0) return { kind: 'key', text: w.slice(0, k), prefixed: !w.startsWith('element:') };
+    if (i === 1 && FIXED_KEYS.has(w)) return { kind: 'fixedKey', text: w };
+    return { kind: 'literal', text: w };
+  });
+}
+
+const t = (name: string, command: string, extra: Partial<TestDefinition> = {}): TestDefinition => {
+  const words = command.split(' ');
+  return { name, commandstat: words[0]!.toLowerCase(), words, parts: parseWords(words), ...extra };
+};
 
 export const TESTS: readonly TestDefinition[] = [
   t('PING_INLINE', 'PING', { inline: true }),
@@ -75,9 +102,11 @@ export class UnknownTestError extends Error {
 export function customTest(words: readonly string[]): TestDefinition {
   if (words.length === 0)
     throw new UnknownTestError('a custom command needs at least one word, e.g. "SET __key__ __data__"');
-  const mapped = words.map((w) => {
-    if (w === '__key__') return 'key:{key}';
-    if (w === '__data__') return '{value}';
+  // A user's words are never read as our template syntax: only the documented placeholders
+  // become holes, and every other word (braces included) is sent exactly as typed.
+  const parts = words.map((w): WordPart => {
+    if (w === '__key__') return { kind: 'key', text: 'key:', prefixed: true };
+    if (w === '__data__') return { kind: 'value' };
     const at = w.indexOf('__rand_int__');
     if (at >= 0) {
       if (at + '__rand_int__'.length !== w.length) {
@@ -85,34 +114,21 @@ export function customTest(words: readonly string[]): TestDefinition {
           `placeholder __rand_int__ must end its argument: "${w}" (write it as "prefix:__rand_int__")`,
         );
       }
-      return `${w.slice(0, at)}{key}`;
+      return { kind: 'key', text: w.slice(0, at), prefixed: true };
     }
-    return w;
+    return { kind: 'literal', text: w };
   });
-  return { name: words.join(' '), commandstat: words[0]!.toLowerCase(), words: mapped };
+  return { name: words.join(' '), commandstat: words[0]!.toLowerCase(), words, parts };
 }
 
-/**
- * Compile a test into a request template. Words holding `{key}` become a key hole under
- * `prefix`; fixed key names of the tests (mylist, myset...) are prefixed too. A custom command's
- * literal words are sent as given.
- */
-export function compileTest(
-  test: TestDefinition,
-  prefix: string,
-  maxValueSize: number,
-  custom = false,
-): RequestTemplate {
+/** Compile a test into a request template, with every key of ours under `prefix`. */
+export function compileTest(test: TestDefinition, prefix: string, maxValueSize: number): RequestTemplate {
   if (test.inline) return new RequestTemplate([], 0, Buffer.from(`${test.words.join(' ')}\r\n`));
-  const args: Arg[] = test.words.map((w, i): Arg => {
-    if (w === '{value}') return { kind: 'value' };
-    const k = w.indexOf('{key}');
-    if (k >= 0) return { kind: 'key', prefix: Buffer.from(prefix + w.slice(0, k)) };
-    if (!custom && i === 1 && FIXED_KEYS.has(w)) return { kind: 'literal', bytes: Buffer.from(prefix + w) };
-    return { kind: 'literal', bytes: Buffer.from(w) };
+  const args = test.parts.map((p): Arg => {
+    if (p.kind === 'value') return { kind: 'value' };
+    if (p.kind === 'key') return { kind: 'key', prefix: Buffer.from(p.prefixed ? prefix + p.text : p.text) };
+    if (p.kind === 'fixedKey') return { kind: 'literal', bytes: Buffer.from(prefix + p.text) };
+    return { kind: 'literal', bytes: Buffer.from(p.text) };
   });
   return new RequestTemplate(args, maxValueSize);
 }
-
-/** The fixed key names of the default tests; they are prefixed like every other key. */
-export const FIXED_KEYS = new Set(['mylist', 'myset', 'myhash', 'myzset', 'mystream']);

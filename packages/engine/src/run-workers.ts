@@ -8,7 +8,6 @@ export interface CellPlanParts {
   prefix: string;
   tests: TestDefinition[];
   cycle: number[];
-  custom: boolean;
   valueMin: number;
   valueMax: number;
 }
@@ -44,7 +43,6 @@ export async function runWorkers(
   };
   let cpuStart: Awaited<ReturnType<ControlPlane['cpuSeconds']>> | null = null;
   let measureStartMs = 0;
-  const timers: NodeJS.Timeout[] = [];
 
   const onAbort = () => post({ type: 'abort' });
   hooks.signal?.addEventListener('abort', onAbort);
@@ -78,21 +76,18 @@ export async function runWorkers(
       cpuStart = await hooks.control.cpuSeconds().catch(() => null);
       measureStartMs = performance.now();
     };
+    const durationMs = o.durationSec !== undefined && o.requests === undefined ? o.durationSec * 1000 : null;
     if (o.warmupSec > 0) {
-      post({ type: 'start', measure: false });
+      post({ type: 'start', measure: false, durationMs: null });
       await sleep(o.warmupSec * 1000);
       await beginMeasure();
-      post({ type: 'measure' });
+      post({ type: 'measure', durationMs });
     } else {
       await beginMeasure();
-      post({ type: 'start', measure: true });
-    }
-    if (o.durationSec !== undefined && o.requests === undefined) {
-      timers.push(setTimeout(() => post({ type: 'stop' }), o.durationSec * 1000));
+      post({ type: 'start', measure: true, durationMs });
     }
     for (const d of done) reports.push(await d.promise);
   } finally {
-    for (const t of timers) clearTimeout(t);
     hooks.signal?.removeEventListener('abort', onAbort);
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -85,7 +85,6 @@ export class BenchSession {
         prefix: this.prefix,
         tests: tests.list,
         cycle: tests.cycle,
-        custom: tests.custom,
         valueMin: vmin,
         valueMax: vmax,
       },
@@ -97,6 +96,7 @@ export class BenchSession {
 
   /** Remove every key this session wrote. */
   cleanup(): Promise<number> {
+    this.preloaded.clear();
     return this.control.removeKeys(this.prefix);
   }
 
@@ -117,7 +117,6 @@ export class BenchSession {
     const [, vmax] = valueRange(options.valueSizeBytes);
     const preloadKey = `${options.keyspaceSize}:${vmin}-${vmax}`;
     if (options.preload && tests.some((t) => READ_TESTS.has(t.name)) && !this.preloaded.has(preloadKey)) {
-      this.preloaded.add(preloadKey);
       const set = findTests(['set']);
       await runWorkers(
         this.target,
@@ -134,25 +133,24 @@ export class BenchSession {
           connections: Math.min(options.connections, 16),
           threads: 1,
         },
-        { prefix: this.prefix, tests: set, cycle: [0], custom: false, valueMin: vmin, valueMax: vmax },
+        { prefix: this.prefix, tests: set, cycle: [0], valueMin: vmin, valueMax: vmax },
         { control: this.control, ...(signal ? { signal } : {}) },
       );
+      if (!signal?.aborted) this.preloaded.add(preloadKey);
     }
   }
 }
 
-function cellTests(o: CellOptions): { list: TestDefinition[]; cycle: number[]; custom: boolean } {
+function cellTests(o: CellOptions): { list: TestDefinition[]; cycle: number[] } {
   if (o.setGetRatio) {
     const [s, g] = o.setGetRatio;
     return {
       list: findTests(['set', 'get']),
       cycle: [...Array(s).fill(0), ...Array(g).fill(1)],
-      custom: false,
     };
   }
-  if (o.test.toUpperCase() === 'CUSTOM')
-    return { list: [customTest(o.command ?? [])], cycle: [0], custom: true };
-  return { list: findTests([o.test]).slice(0, 1), cycle: [0], custom: false };
+  if (o.test.toUpperCase() === 'CUSTOM') return { list: [customTest(o.command ?? [])], cycle: [0] };
+  return { list: findTests([o.test]).slice(0, 1), cycle: [0] };
 }
 
 function buildResult(

@@ -22,8 +22,8 @@ const progress = setInterval(
 progress.unref();
 
 port.on('message', (m: ControlMessage) => {
-  if (m.type === 'start') driver.start(m.measure);
-  else if (m.type === 'measure') driver.beginMeasure();
+  if (m.type === 'start') driver.start(m.measure, m.durationMs);
+  else if (m.type === 'measure') driver.beginMeasure(m.durationMs);
   else if (m.type === 'stop') driver.stop();
   else driver.abort('stopped before the end (interrupted)');
 });

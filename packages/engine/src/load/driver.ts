@@ -31,6 +31,7 @@ export class Driver implements ConnectionHost {
   private measuring = false;
   private error: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private stopTimer: NodeJS.Timeout | null = null;
   private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   private snapshot = { errors: new Map<string, number>(), nils: 0, bytesIn: 0, bytesOut: 0 };
   private finished!: (r: WorkerReport) => void;
@@ -42,7 +43,7 @@ export class Driver implements ConnectionHost {
     this.openLoop = plan.rateOpsPerSec !== null;
     this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
     const rng = new Rng(plan.seed * 7919 + plan.workerIndex);
-    const templates = plan.tests.map((t) => compileTest(t, plan.prefix, plan.valueMax, plan.custom));
+    const templates = plan.tests.map((t) => compileTest(t, plan.prefix, plan.valueMax));
     const keys = createKeyGenerator({
       pattern: plan.keyPattern,
       keyspaceSize: plan.keyspaceSize,
@@ -91,8 +92,8 @@ export class Driver implements ConnectionHost {
     );
   }
 
-  start(measure: boolean): void {
-    if (measure) this.beginMeasure();
+  start(measure: boolean, durationMs: number | null = null): void {
+    if (measure) this.beginMeasure(durationMs);
     if (this.openLoop) {
       const now = performance.now();
       // Spread the first sends over one interval so connections do not fire in lockstep.
@@ -106,9 +107,11 @@ export class Driver implements ConnectionHost {
     this.checkDone();
   }
 
-  beginMeasure(): void {
+  /** Start counting; with a duration, stop sending that long from now (timed here, not by the main thread). */
+  beginMeasure(durationMs: number | null = null): void {
     if (this.measuring) return;
     this.measuring = true;
+    if (durationMs !== null) this.stopTimer = setTimeout(() => this.stop(), durationMs);
     this.eluStart = performance.eventLoopUtilization();
     const errors = new Map<string, number>();
     let nils = 0;
@@ -201,6 +204,7 @@ export class Driver implements ConnectionHost {
     if (this.phase === PHASE_DONE) return;
     this.phase = PHASE_DONE;
     if (this.timer) clearTimeout(this.timer);
+    if (this.stopTimer) clearTimeout(this.stopTimer);
     const w = this.workload;
     const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
     const totalErrors = new Map<string, number>();

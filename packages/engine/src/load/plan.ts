@@ -12,7 +12,6 @@ export interface WorkerPlan {
   /** Tests and how they are interleaved (cycle holds indexes into tests). */
   tests: TestDefinition[];
   cycle: number[];
-  custom: boolean;
   connections: number;
   pipelineDepth: number;
   pipelineMode: PipelineMode;
@@ -52,9 +51,10 @@ export interface WorkerReport {
 }
 
 /** Messages from the main thread. */
+/** `durationMs`: the worker stops itself this long after it starts measuring (null: at its request count). */
 export type ControlMessage =
-  | { type: 'start'; measure: boolean }
-  | { type: 'measure' }
+  | { type: 'start'; measure: boolean; durationMs: number | null }
+  | { type: 'measure'; durationMs: number | null }
   | { type: 'stop' }
   | { type: 'abort' };
 

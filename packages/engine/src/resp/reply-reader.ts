@@ -9,11 +9,14 @@
  */
 
 const LF = 10;
+const AGGREGATE = 0;
+const ATTRIBUTE = 1;
+const PUSH = 2;
 
 export class ReplyReader {
   /** Top-level replies completed since construction (errors included). */
   replies = 0;
-  /** Top-level error replies by their first word (ERR, WRONGTYPE, MOVED...). */
+  /** Top-level error replies by their first word (ERR, WRONGTYPE, MOVED...); RESP3 blob errors count as ERR. */
   readonly errorsByType = new Map<string, number>();
   /** Top-level null replies ($-1, *-1, RESP3 _): misses for GET-like commands. */
   nils = 0;
@@ -22,14 +25,13 @@ export class ReplyReader {
 
   // Bytes of a bulk payload (plus its CRLF) still to skip.
   private skip = 0;
-  // Remaining element counts of the open aggregates, innermost last.
+  // Remaining element counts of the open aggregates, innermost last, and each one's kind.
   private readonly stack: number[] = [];
+  private readonly kinds: number[] = [];
   // An incomplete header line carried over from the previous chunk.
   private carry: Buffer | null = null;
   // The bulk being skipped is a RESP3 blob error (!), counted as an error when it ends.
   private blobError = false;
-  // Depth at which a RESP3 push (>) or attribute (|) started; its contents are not replies.
-  private outOfBandDepth = -1;
 
   /** Parse buf[0, end) and return how many top-level replies it completed. */
   feed(buf: Buffer, end: number): number {
@@ -116,13 +118,14 @@ export class ReplyReader {
         // | attribute
         let n = parseLength(buf, start + 1, crPos);
         if (type === 37 || type === 124) n *= 2;
-        if ((type === 62 || type === 124) && this.outOfBandDepth < 0) this.outOfBandDepth = this.stack.length;
+        const kind = type === 124 ? ATTRIBUTE : type === 62 ? PUSH : AGGREGATE;
         if (n <= 0) {
           if (n < 0 && this.stack.length === 0) this.nils++;
-          this.valueDone();
+          this.aggregateDone(kind);
           return;
         }
         this.stack.push(n);
+        this.kinds.push(kind);
         return;
       }
       default:
@@ -141,13 +144,20 @@ export class ReplyReader {
         return;
       }
       stack.pop();
-    }
-    if (this.outOfBandDepth === 0) {
-      // A push message or an attribute finished: not a reply to any request.
-      this.outOfBandDepth = -1;
-      return;
+      const kind = this.kinds.pop()!;
+      if (kind !== AGGREGATE) {
+        this.aggregateDone(kind);
+        return;
+      }
     }
     this.replies++;
+  }
+
+  /** An aggregate closed. An attribute only annotates the value after it, and a push answers no request. */
+  private aggregateDone(kind: number): void {
+    if (kind === ATTRIBUTE) return;
+    if (kind === PUSH && this.stack.length === 0) return;
+    this.valueDone();
   }
 
   private countErrorLine(buf: Buffer, start: number, end: number): void {
