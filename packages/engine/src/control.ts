@@ -125,6 +125,8 @@ function toIoredisOptions(t: Target): RedisOptions {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
     connectTimeout: 5000,
+    // disconnect() otherwise keeps the process alive 2 s after a failed connect.
+    disconnectTimeout: 0,
   };
   if (t.socket) o.path = t.socket;
   if (t.tls) {

@@ -194,7 +194,15 @@ function buildResult(
     responseTimeUs: response ? summarizeHistogram(response) : null,
     responseHistogram: response ? encodeHistogram(response) : null,
     saturation: summarizeSaturation(reports, cpu, options.rateOpsPerSec ?? null, opsPerSec),
-    crossCheck: crossCheck(statNames, expected, before, after),
+    crossCheck: reports.some((r) => r.incomplete)
+      ? {
+          status: 'unavailable',
+          expected,
+          observed: null,
+          commands: statNames,
+          note: 'the cell was cut short: requests in flight were counted by the server but not by the client',
+        }
+      : crossCheck(statNames, expected, before, after),
     incomplete: reports.some((r) => r.incomplete),
     error,
   };

@@ -35,7 +35,10 @@ export function suiteCells(
     throw new OptionsError(
       `unknown profile "${profile}" of ${suiteId}: expected ${Object.keys(suite.profiles).join(', ')}`,
     );
-  return p.cells.map((cell) => {
+  const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...suite.baseline, ...overrides };
+  const out: SuiteCell[] = [];
+  const seen = new Set<string>();
+  for (const cell of p.cells) {
     const options: CellOptions = {
       ...DEFAULT_CELL_OPTIONS,
       ...suite.baseline,
@@ -45,8 +48,15 @@ export function suiteCells(
       ...overrides,
     };
     if (options.durationSec !== undefined && overrides.requests === undefined) delete options.requests;
-    return { label: cellLabel(options, { ...DEFAULT_CELL_OPTIONS, ...suite.baseline }), options };
-  });
+    // --threads applies where a cell has the connections for it (the one-connection cell has not).
+    options.threads = Math.min(options.threads, options.connections);
+    // An override can make sweep cells identical (-r on the key-space sweep): run each once.
+    const key = JSON.stringify(options);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ label: cellLabel(options, base), options });
+  }
+  return out;
 }
 
 /** A short name for a cell: its test, then each parameter that differs from the baseline. */

@@ -1,5 +1,11 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { BenchSession, type CellOptions, type LaunchedServer, suiteCells } from '@redis-benchdb/engine';
+import {
+  BenchSession,
+  type CellOptions,
+  type LaunchedServer,
+  suiteCells,
+  validateCellOptions,
+} from '@redis-benchdb/engine';
 import { CliError, EXIT_INTERRUPTED, EXIT_USAGE } from '../errors.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
@@ -25,6 +31,9 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     cells = plan.cells
       ? plan.cells.map((o) => ({ label: adHocLabel(o), options: o }))
       : suiteCells(SUITE_ID, plan.profile, plan.common);
+    // Every cell is checked before any load: a bad one must not fail halfway through a suite.
+    for (const c of cells) validateCellOptions(c.options);
+    if (cells.length === 0) throw new Error('no tests given: name some with -t (e.g. -t set,get)');
   } catch (err) {
     throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
   }
@@ -69,6 +78,7 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       interrupted: false,
       incomplete: false,
       cleanup: { removedKeys: null, error: null },
+      error: null,
       cells: [],
     };
     if (mode === 'text') {
@@ -82,21 +92,30 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
+    // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
+    let failure: { label: string; message: string } | null = null;
     for (const [i, cell] of cells.entries()) {
       if (controller.signal.aborted) break;
-      const result = await session.runCell(cell.options, {
-        signal: controller.signal,
-        onProgress: (done, requested, elapsed) =>
-          progress.update(
-            cell.label,
-            i,
-            cells.length,
-            done,
-            requested,
-            elapsed,
-            cell.options.durationSec ?? null,
-          ),
-      });
+      let result: Awaited<ReturnType<BenchSession['runCell']>>;
+      try {
+        result = await session.runCell(cell.options, {
+          signal: controller.signal,
+          onProgress: (done, requested, elapsed) =>
+            progress.update(
+              cell.label,
+              i,
+              cells.length,
+              done,
+              requested,
+              elapsed,
+              cell.options.durationSec ?? null,
+            ),
+        });
+      } catch (err) {
+        progress.clear();
+        failure = { label: cell.label, message: (err as Error).message };
+        break;
+      }
       progress.clear();
       doc.cells.push({ label: cell.label, ...result });
       if (mode === 'text') process.stdout.write(`${textLine(cell.label, result, flags.quiet === true)}\n`);
@@ -112,14 +131,22 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     doc.finishedAt = new Date().toISOString();
     doc.interrupted = interrupted;
     doc.incomplete = interrupted || doc.cells.some((c) => c.incomplete) || doc.cells.length < cells.length;
+    doc.error = failure ? `${failure.label}: ${failure.message}` : null;
 
     if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     if (flags.out) await writeAtomically(flags.out, `${JSON.stringify(doc, null, 2)}\n`);
     if (mode === 'text') {
       if (doc.cleanup.error) log(doc.cleanup.error);
-      else log(`removed ${doc.cleanup.removedKeys} keys under ${session.prefix}*`);
+      else
+        log(
+          `removed ${doc.cleanup.removedKeys} key${doc.cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
+        );
       if (flags.out) log(`wrote ${flags.out}`);
     } else if (doc.cleanup.error) log(doc.cleanup.error);
+    if (failure) {
+      log(`error: ${doc.error} (the cells before it are kept; the run is marked incomplete)`);
+      return 1;
+    }
     const failed = doc.cells.find((c) => c.incomplete && c.error);
     if (failed && !interrupted)
       log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);

@@ -20,6 +20,8 @@ export interface RunDocument {
   interrupted: boolean;
   incomplete: boolean;
   cleanup: { removedKeys: number | null; error: string | null };
+  /** Why the run stopped before its last cell, when a cell failed outright. */
+  error: string | null;
   cells: RunCellEntry[];
 }
 

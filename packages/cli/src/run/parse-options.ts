@@ -63,11 +63,18 @@ export interface RunPlan {
 
 const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
 
-function int(name: string, v: string | undefined, min = 1): number | undefined {
+function int(
+  name: string,
+  v: string | undefined,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < min)
-    throw usage(`invalid ${name}: "${v}" (expected a whole number >= ${min})`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw usage(`invalid ${name}: "${v}" (expected a whole number ${range})`);
+  }
   return n;
 }
 
@@ -118,7 +125,7 @@ export function parseUri(uri: string): Partial<Target> {
 export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
   const target: Target = { ...DEFAULT_TARGET, ...(f.uri ? parseUri(f.uri) : {}) };
   if (f.host !== undefined) target.host = f.host;
-  if (f.port !== undefined) target.port = int('port (-p)', f.port, 1)!;
+  if (f.port !== undefined) target.port = int('port (-p)', f.port, 1, 65535)!;
   if (f.socket !== undefined) target.socket = f.socket;
   if (f.password !== undefined) target.password = f.password;
   if (f.user !== undefined) target.user = f.user;
@@ -126,8 +133,9 @@ export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
     throw usage('--user needs a password: add -a PASSWORD');
   if (f.dbnum !== undefined) target.db = int('database (--dbnum)', f.dbnum, 0)!;
   if (f.resp3) target.resp3 = true;
-  if (f.tls || f.cacert || f.cert || f.key) {
+  if (f.tls || f.cacert || f.cert || f.key || f.insecure || f.sni) {
     target.tls = {
+      ...(typeof target.tls === 'object' ? target.tls : {}),
       ...(f.cacert ? { caFile: f.cacert } : {}),
       ...(f.cert ? { certFile: f.cert } : {}),
       ...(f.key ? { keyFile: f.key } : {}),

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunDocument } from '../src/run/output-document.js';
+import { VERSION } from '../src/version.js';
+import { CLI_DIR, runCli, stopServers, testServer } from './helpers/cli.js';
+
+// `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs and
+// runs in an empty directory, with no workspace around it: what `npx redis-benchdb` will get.
+
+const execFileP = promisify(execFile);
+const pkg = JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+const tarball = `${pkg.name}-${pkg.version}.tgz`;
+const cleanup: string[] = [];
+
+afterAll(async () => {
+  await stopServers();
+  await Promise.all(cleanup.splice(0).map((p) => rm(p, { recursive: true, force: true })));
+});
+
+describe('the npm package', () => {
+  it("VERSION in src/version.ts is package.json's version", () => {
+    expect(VERSION).toBe(pkg.version);
+    expect(pkg.bin['redis-benchdb']).toBe('./bundle/bin.js');
+  });
+
+  it('npm pack gives a tarball that installs in an empty directory and runs', {
+    timeout: 180_000,
+  }, async () => {
+    const packed = path.join(CLI_DIR, tarball);
+    cleanup.push(packed);
+    const { stdout } = await execFileP('npm', ['pack', '--json'], {
+      cwd: CLI_DIR,
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    expect(info!.filename).toBe(tarball);
+    expect(existsSync(packed)).toBe(true);
+    // Only the bundle and package.json: the worker is bundled beside the bin.
+    expect(info!.files.map((f) => f.path).sort()).toEqual([
+      'bundle/bin.js',
+      'bundle/worker.js',
+      'package.json',
+    ]);
+    // The private workspace packages are inside the bundle, not dependencies.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'hdr-histogram-js', 'ioredis']);
+    const bundled = readFileSync(path.join(CLI_DIR, 'bundle/bin.js'), 'utf8');
+    expect(bundled.startsWith('#!/usr/bin/env node')).toBe(true);
+    expect(bundled).not.toMatch(/from ['"]@redis-benchdb\//);
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'rbdb-pack-'));
+    cleanup.push(dir);
+    await rename(packed, path.join(dir, tarball));
+    await execFileP('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`], {
+      cwd: dir,
+      timeout: 150_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const bin = path.join(dir, 'node_modules/.bin/redis-benchdb');
+    expect(existsSync(bin)).toBe(true);
+
+    const v = await runCli(['-v'], { cwd: dir, command: [bin] });
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(pkg.version);
+
+    const server = await testServer();
+    const r = await runCli(
+      ['run', '-t', 'get', '-n', '2000', '-c', '10', '-p', String(server.port), '--json'],
+      {
+        cwd: dir,
+        command: [bin],
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as RunDocument;
+    expect(doc.runner.version).toBe(pkg.version);
+    expect(doc.target.port).toBe(server.port);
+    expect(doc.cells).toHaveLength(1);
+    expect(doc.cells[0]).toMatchObject({ test: 'GET', completed: 2000, requested: 2000, incomplete: false });
+    expect(doc.cells[0]!.crossCheck.status).toBe('match');
+    expect(doc.cells[0]!.latencyUs.p50Us).toBeGreaterThan(0);
+  });
+});
