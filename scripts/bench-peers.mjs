@@ -16,7 +16,10 @@ const { startServer } = await import(new URL('../packages/engine/dist/index.js',
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '7' },
+    // Pin the server to the last CPU and both tools to the others, identically: on a small
+    // machine the scheduler otherwise moves them onto one core now and then, which is noise.
+    pin: { type: 'boolean', default: true },
     requests: { type: 'string' },
     scale: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
@@ -48,6 +51,7 @@ const log = (msg) => process.stderr.write(`[bench-peers] ${msg}\n`);
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
 let server = null;
+let pinning = null;
 let child = null;
 let stopping = null;
 
@@ -65,6 +69,12 @@ try {
   server = await startServer();
   // startServer picks a free port, so this cannot be the production server; make sure anyway.
   if (server.port === 6379) throw new Error('refusing to load port 6379');
+  pinning = choosePinning(server.pid);
+  log(
+    pinning
+      ? `pinned: redis-server on CPU ${pinning.server}, both tools on CPU ${pinning.tools}`
+      : 'not pinned',
+  );
   server.exited.then(({ code, signal }) =>
     shutdown(1, `redis-server exited (code ${code}, signal ${signal})`),
   );
@@ -138,7 +148,8 @@ async function runOurs(cell) {
 function run(tool, bin, argv) {
   return new Promise((resolve, reject) => {
     const out = { stdout: '', stderr: '' };
-    child = spawn(bin, argv, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [cmd, cmdArgs] = pinning ? ['taskset', ['-c', pinning.tools, bin, ...argv]] : [bin, argv];
+    child = spawn(cmd, cmdArgs, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (out.stdout += d));
     child.stderr.on('data', (d) => (out.stderr += d));
     child.once('error', (e) => reject(new Error(`${tool} could not start: ${e.message}`)));
@@ -151,6 +162,21 @@ function run(tool, bin, argv) {
   });
 }
 
+/** With taskset and 2+ CPUs: the server on the last CPU, the tools on the rest. */
+function choosePinning(serverPid) {
+  if (!args.pin) return null;
+  const n = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  try {
+    if (n < 2) return null;
+    execFileSync('taskset', ['-cp', String(n - 1), String(serverPid)], { stdio: 'ignore' });
+    return { server: String(n - 1), tools: n === 2 ? '0' : `0-${n - 2}` };
+  } catch {
+    return null;
+  }
+}
+
+// The server is this script's own throwaway instance, so emptying it between runs touches no
+// one's data; it gives both tools the same starting state.
 // A raw RESP FLUSHALL: enough for one command, and keeps the script free of client libraries.
 function flushAll() {
   return new Promise((resolve, reject) => {
@@ -200,7 +226,9 @@ function summarize(perRound) {
 function printTable(m, rows) {
   const facts = `${m.cpu}, ${m.nproc} CPUs; redis-server ${m.redisServer}; ${m.redisBenchmark}; node ${m.node}`;
   const n = `${requestsFor(1)} at P1, ${requestsFor(16)} at P16`;
-  console.log(`Machine: ${facts}\nRounds: ${rounds}; requests per run: ${n}`);
+  console.log(
+    `Machine: ${facts}\nRounds: ${rounds}; requests per run: ${n}; ${pinning ? `redis-server pinned to CPU ${pinning.server}, each tool to CPU ${pinning.tools}` : 'not pinned'}`,
+  );
   console.log('ratio = redis-benchdb / redis-benchmark ops/s, median of per-round ratios\n');
   const head = [
     ...['cell', 'redis-benchmark ops/s', 'redis-benchdb ops/s', 'ratio', 'min', 'max'],

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ReplyReader } from '../resp/reply-reader.js';
+import { writeKeyDigits } from '../resp/request-template.js';
 import type { Workload } from './workload.js';
 
 /** What a connection reports to the driver that owns it. */
@@ -37,6 +38,10 @@ export class LoadConnection {
   private head = 0;
   private tail = 0;
   private scratch: Buffer;
+  // Pre-encoded copies of a fixed-length request, one per pipeline slot, and views of the
+  // first n of them: a send rewrites only the key digits instead of encoding whole requests.
+  private readonly prepared: Buffer | null = null;
+  private readonly preparedViews: Buffer[] = [];
   private closing = false;
   private handshakeWait: { need: number; resolve: () => void; reject: (e: Error) => void } | null = null;
 
@@ -52,6 +57,11 @@ export class LoadConnection {
     this.sendTimes = new Float64Array(size);
     this.intendedTimes = openLoop ? new Float64Array(size) : null;
     this.scratch = Buffer.allocUnsafe(Math.max(16_384, capacity * workload.maxRequestBytes));
+    const fixed = workload.fixed;
+    if (fixed !== null && fixed.bytes.length * capacity <= 64 * 1024 * 1024) {
+      this.prepared = Buffer.allocUnsafe(fixed.bytes.length * capacity);
+      for (let i = 0; i < capacity; i++) fixed.bytes.copy(this.prepared, i * fixed.bytes.length);
+    }
   }
 
   connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
@@ -99,16 +109,23 @@ export class LoadConnection {
   /** Write n requests in one socket write; each is timed from now. */
   send(n: number): void {
     const w = this.workload;
-    const need = n * w.maxRequestBytes;
-    let buf = this.scratch;
-    // The scratch buffer is reused only when the previous write has fully left Node: a write
-    // still queued holds a reference to its bytes.
-    if (buf.length < need || this.socket!.writableLength > 0) {
-      buf = Buffer.allocUnsafe(Math.max(need, 16_384));
-      this.scratch = buf;
+    // A buffer is reused only when the previous write has fully left Node: a write still
+    // queued holds a reference to its bytes.
+    const idle = this.socket!.writableLength === 0;
+    let out: Buffer;
+    if (this.prepared !== null && idle) {
+      out = this.patchPrepared(n);
+    } else {
+      const need = n * w.maxRequestBytes;
+      let buf = this.scratch;
+      if (buf.length < need || !idle) {
+        buf = Buffer.allocUnsafe(Math.max(need, 16_384));
+        this.scratch = buf;
+      }
+      let pos = 0;
+      for (let i = 0; i < n; i++) pos = w.nextTemplate().encode(buf, pos, w.keys, w.values);
+      out = buf.subarray(0, pos);
     }
-    let pos = 0;
-    for (let i = 0; i < n; i++) pos = w.nextTemplate().encode(buf, pos, w.keys, w.values);
     const now = performance.now();
     const times = this.sendTimes;
     const mask = this.mask;
@@ -119,8 +136,25 @@ export class LoadConnection {
     }
     this.tail = tail;
     this.inFlight += n;
-    this.bytesOut += pos;
-    this.socket!.write(buf.subarray(0, pos));
+    this.bytesOut += out.length;
+    this.socket!.write(out);
+  }
+
+  private patchPrepared(n: number): Buffer {
+    const prepared = this.prepared!;
+    const fixed = this.workload.fixed!;
+    const size = fixed.bytes.length;
+    const offsets = fixed.keyOffsets;
+    const keys = this.workload.keys;
+    for (let i = 0, base = 0; i < n; i++, base += size) {
+      for (let k = 0; k < offsets.length; k++) writeKeyDigits(prepared, base + offsets[k]!, keys.nextKey());
+    }
+    let view = this.preparedViews[n];
+    if (view === undefined) {
+      view = prepared.subarray(0, n * size);
+      this.preparedViews[n] = view;
+    }
+    return view;
   }
 
   /** Open loop: send every request whose intended time has come, while the window has room. */

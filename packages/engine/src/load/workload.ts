@@ -14,6 +14,8 @@ export class Workload {
   readonly latency = new LatencyRecorder();
   readonly responseTime: LatencyRecorder | null;
   readonly maxRequestBytes: number;
+  /** One command whose requests all have one length: sent from pre-encoded copies. */
+  readonly fixed: { bytes: Buffer; keyOffsets: number[] } | null;
 
   private cyclePos = 0;
   private readonly single: RequestTemplate | null;
@@ -29,6 +31,7 @@ export class Workload {
   ) {
     this.single = cycle.length === 1 ? templates[cycle[0]!]! : null;
     this.maxRequestBytes = Math.max(...templates.map((t) => t.maxBytes));
+    this.fixed = this.single ? this.single.fixedLayout(values) : null;
     this.responseTime = rate ? new LatencyRecorder() : null;
     this.rng = new Rng(rate ? rate.seed : 1);
   }

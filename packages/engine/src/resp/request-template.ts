@@ -81,6 +81,28 @@ export class RequestTemplate {
     this.maxBytes = fixed + keyCount * KEY_DIGITS + (hasValue ? perValue * countValues(args) : 0);
   }
 
+  /**
+   * When every request of this template has the same length (no value, or a fixed value size),
+   * the bytes of one request and where its key digits sit, so a sender can pre-encode requests
+   * once and rewrite only the digits. Null when lengths vary.
+   */
+  fixedLayout(values: ValueSource): { bytes: Buffer; keyOffsets: number[] } | null {
+    if (this.hasValue && values.fixedHeader === null) return null;
+    const bytes = Buffer.alloc(this.maxBytes);
+    const end = this.encode(bytes, 0, { nextKey: () => 0 }, values);
+    const keyOffsets: number[] = [];
+    let pos = 0;
+    for (let s = 0; s < this.segKinds.length; s++) {
+      const kind = this.segKinds[s];
+      if (kind === SEG_BYTES) pos += this.segBytes[s]!.length;
+      else if (kind === SEG_KEY) {
+        keyOffsets.push(pos);
+        pos += KEY_DIGITS;
+      } else pos += values.fixedHeader!.length + values.maxSize + 2;
+    }
+    return { bytes: bytes.subarray(0, end), keyOffsets };
+  }
+
   /** Encode one request at out[pos]; returns the position after it. */
   encode(out: Buffer, pos: number, keys: KeySource, values: ValueSource): number {
     const kinds = this.segKinds;
