@@ -1,5 +1,5 @@
 // Bundles the CLI for `npm pack`: our workspace packages are private, so their code goes into the
-// tarball; registry dependencies (ioredis, hdr-histogram-js, commander) stay real dependencies.
+// tarball; registry dependencies (ioredis, hdr-histogram-js, commander, systeminformation, ajv, canonicalize) stay real dependencies.
 // The engine starts its worker with new URL('./worker.js', import.meta.url), so the worker is
 // bundled as bundle/worker.js beside bundle/bin.js.
 import { build } from 'esbuild';
@@ -9,7 +9,15 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['ioredis', 'hdr-histogram-js', 'commander'],
+  external: [
+    'ioredis',
+    'hdr-histogram-js',
+    'commander',
+    'systeminformation',
+    'ajv',
+    'ajv-formats',
+    'canonicalize',
+  ],
   logLevel: 'warning',
 };
 await build({

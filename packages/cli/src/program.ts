@@ -29,7 +29,10 @@ Pipelining:
   window  keep P requests in flight, refill as each reply arrives (memtier_benchmark --pipeline)
 `;
 
-export function buildProgram(run: (flags: RunFlags, command: string[]) => Promise<number>): Command {
+export function buildProgram(
+  run: (flags: RunFlags, command: string[]) => Promise<number>,
+  others: OtherCommands = LAZY_COMMANDS,
+): Command {
   const program = new Command('redis-benchdb')
     .description('Benchmark Redis-compatible servers and record results that can be compared and trusted.')
     .version(VERSION, '-v, --version')
@@ -39,7 +42,7 @@ export function buildProgram(run: (flags: RunFlags, command: string[]) => Promis
     .configureOutput({ outputError: (s, write) => write(s) })
     .exitOverride();
 
-  program
+  const runCmd = program
     .command('run')
     .description("run a benchmark; redis-benchmark's flags keep their meaning")
     .helpOption('--help', 'show help')
@@ -47,13 +50,6 @@ export function buildProgram(run: (flags: RunFlags, command: string[]) => Promis
       '[command...]',
       'a custom command instead of -t; __key__ or __rand_int__ is a key, __data__ a value',
     )
-    .option('-h, --host <host>', 'server hostname', '127.0.0.1')
-    .option('-p, --port <port>', 'server port', '6379')
-    .option('-s, --socket <path>', 'server unix socket (overrides host and port)')
-    .option('-a, --password <password>', 'password for AUTH')
-    .option('--user <username>', 'ACL user (with -a)')
-    .option('-u, --uri <uri>', 'server URI: redis[s]://[user[:password]@]host[:port][/db]')
-    .option('--dbnum <db>', 'SELECT this database', '0')
     .option('-c, --clients <n>', 'parallel connections', '50')
     .option('-n, --requests <n>', 'total requests per test', '100000')
     .option('-d, --datasize <bytes>', 'value size: 3, 4k, 64KiB, or a range 16-1024', '3')
@@ -66,15 +62,9 @@ export function buildProgram(run: (flags: RunFlags, command: string[]) => Promis
     .option('-q, --quiet', 'ops/s and p50 only')
     .option('--csv', "print redis-benchmark's CSV format")
     .option('--json', 'print the whole result as JSON on stdout')
-    .option('--out <file>', 'also write the JSON result to this file')
+    .option('--out <file>', 'write the signed result (an envelope: verify it with redis-benchdb verify FILE)')
+    .option('--trials <n>', 'run each cell this many times (the suite profile sets it; default 1 for -t)')
     .option('--threads <n>', 'worker threads sharing the connections', '1')
-    .option('--tls', 'connect with TLS')
-    .option('--cacert <file>', 'CA certificate file for TLS')
-    .option('--cert <file>', 'client certificate for TLS')
-    .option('--key <file>', 'client private key for TLS')
-    .option('--sni <name>', 'server name for TLS')
-    .option('--insecure', 'do not verify the TLS certificate')
-    .option('-3, --resp3', 'speak RESP3 (HELLO 3)')
     .option('--duration <seconds>', 'run each test this long instead of -n requests')
     .option('--warmup <seconds>', 'load before measuring, not recorded')
     .addOption(
@@ -101,13 +91,106 @@ export function buildProgram(run: (flags: RunFlags, command: string[]) => Promis
     .option('--no-launch', 'never start a throwaway redis-server')
     .addHelpText('after', RUN_EXAMPLES)
     .action(async (command: string[], opts: Record<string, unknown>, cmd: Command) => {
-      // Only flags the user typed override the suite; commander's defaults are for display.
-      const flags: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(opts)) if (cmd.getOptionValueSource(k) !== 'default') flags[k] = v;
-      process.exitCode = await run(flags as RunFlags, command);
+      process.exitCode = await run(typedFlags(opts, cmd) as RunFlags, command);
+    });
+
+  addTargetOptions(runCmd);
+
+  const sysinfo = program
+    .command('sysinfo')
+    .description('describe this machine, the server and the link between them, as a result records them')
+    .helpOption('--help', 'show help')
+    .option('--json', 'print the environment block as JSON')
+    .option('--no-server', 'describe only this machine')
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      process.exitCode = await others.sysinfo(typedFlags(opts, cmd) as SysinfoFlags);
+    });
+  addTargetOptions(sysinfo);
+
+  program
+    .command('keygen')
+    .description(
+      'create the Ed25519 key that signs your results (stored with mode 0600 in your config directory)',
+    )
+    .helpOption('--help', 'show help')
+    .option('--force', 'replace an existing key')
+    .option('--json', 'print the key path and public fingerprint as JSON')
+    .action(async (opts: { force?: boolean; json?: boolean }) => {
+      process.exitCode = await others.keygen(opts);
+    });
+
+  program
+    .command('verify')
+    .description('check the schema and signature of signed result files; exits non-zero if any fails')
+    .helpOption('--help', 'show help')
+    .argument('<file...>', 'signed result files written by run --out')
+    .option('--json', 'print the outcome of each file as JSON')
+    .action(async (files: string[], opts: { json?: boolean }) => {
+      process.exitCode = await others.verify(files, opts);
     });
 
   return program;
+}
+
+export interface SysinfoFlags
+  extends Pick<
+    RunFlags,
+    | 'host'
+    | 'port'
+    | 'socket'
+    | 'password'
+    | 'user'
+    | 'uri'
+    | 'dbnum'
+    | 'tls'
+    | 'cacert'
+    | 'cert'
+    | 'key'
+    | 'sni'
+    | 'insecure'
+    | 'resp3'
+  > {
+  json?: boolean;
+  server?: boolean;
+}
+
+export interface OtherCommands {
+  sysinfo(flags: SysinfoFlags): Promise<number>;
+  keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
+  verify(files: string[], flags: { json?: boolean }): Promise<number>;
+}
+
+/** Commands are loaded when used, so `--help` and `run` start without loading the others. */
+const LAZY_COMMANDS: OtherCommands = {
+  sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
+  keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
+  verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),
+};
+
+/** The server a command talks to, with redis-benchmark's flags. */
+function addTargetOptions(cmd: Command): void {
+  cmd
+    .option('-h, --host <host>', 'server hostname', '127.0.0.1')
+    .option('-p, --port <port>', 'server port', '6379')
+    .option('-s, --socket <path>', 'server unix socket (overrides host and port)')
+    .option('-a, --password <password>', 'password for AUTH')
+    .option('--user <username>', 'ACL user (with -a)')
+    .option('-u, --uri <uri>', 'server URI: redis[s]://[user[:password]@]host[:port][/db]')
+    .option('--dbnum <db>', 'SELECT this database', '0')
+    .option('--tls', 'connect with TLS')
+    .option('--cacert <file>', 'CA certificate file for TLS')
+    .option('--cert <file>', 'client certificate for TLS')
+    .option('--key <file>', 'client private key for TLS')
+    .option('--sni <name>', 'server name for TLS')
+    .option('--insecure', 'do not verify the TLS certificate')
+    .option('-3, --resp3', 'speak RESP3 (HELLO 3)');
+}
+
+/** Only flags the user typed: commander's defaults are for display, the libraries have their own. */
+function typedFlags(opts: Record<string, unknown>, cmd: Command): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(opts)) if (cmd.getOptionValueSource(k) !== 'default') flags[k] = v;
+  return flags;
 }
 
 /** Turn a thrown error into a message and an exit code; commander's own errors are usage errors. */

@@ -22,3 +22,4 @@ export {
 } from './server-launcher.js';
 export { BenchSession, type CellResult, type CrossCheck, type RunCellHooks } from './session.js';
 export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
+export { type CellSummary, summarizeCell } from './trials.js';

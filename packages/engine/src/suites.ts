@@ -8,10 +8,16 @@ export interface SuiteDefinition {
   version: number;
   description: string;
   baseline: Partial<CellOptions>;
-  profiles: Record<
-    string,
-    { description: string; durationSec: number; warmupSec: number; cells: Partial<CellOptions>[] }
-  >;
+  profiles: Record<string, SuiteProfile>;
+}
+
+export interface SuiteProfile {
+  description: string;
+  /** Each cell runs this many times; the result keeps every trial. */
+  trials: number;
+  durationSec: number;
+  warmupSec: number;
+  cells: Partial<CellOptions>[];
 }
 
 export interface SuiteCell {

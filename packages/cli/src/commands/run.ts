@@ -2,40 +2,52 @@ import { rename, writeFile } from 'node:fs/promises';
 import {
   BenchSession,
   type CellOptions,
+  type CellResult,
+  type CellSummary,
   type LaunchedServer,
+  SUITES,
   suiteCells,
+  summarizeCell,
   validateCellOptions,
 } from '@redis-benchdb/engine';
+import { signResult, validateResult } from '@redis-benchdb/result';
 import { CliError, EXIT_INTERRUPTED, EXIT_USAGE } from '../errors.js';
+import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
-import {
-  type RunDocument,
-  runnerSummary,
-  SERVER_INFO_FIELDS,
-  targetSummary,
-} from '../run/output-document.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
+import { buildResultDocument } from '../run/result-document.js';
+import { createKey, loadKey } from '../signing-key.js';
 
 const SUITE_ID = 'standard-v1';
 
-/** `redis-benchdb run`: parse, connect (or start a throwaway server), run the cells, clean up, print. */
+/** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
 export async function runCommand(flags: RunFlags, command: string[]): Promise<number> {
   const plan = parseRunFlags(flags, command);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
 
   let cells: { label: string; options: CellOptions }[];
+  let trials: number;
   try {
     cells = plan.cells
       ? plan.cells.map((o) => ({ label: adHocLabel(o), options: o }))
       : suiteCells(SUITE_ID, plan.profile, plan.common);
+    trials = plan.trials ?? (plan.cells ? 1 : SUITES[SUITE_ID]!.profiles[plan.profile]!.trials);
     // Every cell is checked before any load: a bad one must not fail halfway through a suite.
     for (const c of cells) validateCellOptions(c.options);
     if (cells.length === 0) throw new Error('no tests given: name some with -t (e.g. -t set,get)');
   } catch (err) {
     throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
+  }
+  // The key is needed only at the end, but a missing or unsafe one should stop the run before it starts.
+  let key = flags.out ? await loadKey() : null;
+  if (flags.out && !key) {
+    key = await createKey();
+    log(
+      `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you save with --out`,
+    );
   }
 
   let launched: LaunchedServer | null = null;
@@ -64,87 +76,103 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
   let session: BenchSession | null = null;
   try {
     session = await BenchSession.open(plan.target);
-    const info = await session.control.info('server').catch(() => ({}) as Record<string, string>);
-    const server = Object.fromEntries(SERVER_INFO_FIELDS.filter((k) => k in info).map((k) => [k, info[k]!]));
-    const doc: RunDocument = {
-      runner: runnerSummary(cells.map((c) => c.options)),
-      suite: plan.cells ? null : { id: SUITE_ID, profile: plan.profile },
-      target: targetSummary(plan.target),
-      server,
-      launchedServer: launched ? { bin: launched.bin, version: launched.version } : null,
-      keyPrefix: session.prefix,
-      startedAt: new Date().toISOString(),
-      finishedAt: '',
-      interrupted: false,
-      incomplete: false,
-      cleanup: { removedKeys: null, error: null },
-      error: null,
-      cells: [],
-    };
+    const startedAt = new Date();
+    if (mode === 'text') log('describing the machine, the server and the link...');
+    const environment = await collectEnvironment(session, plan.target);
     if (mode === 'text') {
-      const what = doc.suite
-        ? `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`
-        : `${cells.length} test${cells.length > 1 ? 's' : ''}`;
+      const what = plan.cells
+        ? `${cells.length} test${cells.length > 1 ? 's' : ''}`
+        : `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`;
+      const server = environment.server;
       log(
-        `redis-benchdb ${doc.runner.version}: ${what} against ${describeTarget(doc)}${server.redis_version ? ` (Redis ${server.redis_version})` : ''}; keys under ${session.prefix}*`,
+        `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
       );
     }
     if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
+    const summaries: CellSummary[] = [];
     // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
-    let failure: { label: string; message: string } | null = null;
+    let failure: string | null = null;
     for (const [i, cell] of cells.entries()) {
       if (controller.signal.aborted) break;
-      let result: Awaited<ReturnType<BenchSession['runCell']>>;
+      const results: CellResult[] = [];
       try {
-        result = await session.runCell(cell.options, {
-          signal: controller.signal,
-          onProgress: (done, requested, elapsed) =>
-            progress.update(
-              cell.label,
-              i,
-              cells.length,
-              done,
-              requested,
-              elapsed,
-              cell.options.durationSec ?? null,
-            ),
-        });
+        for (let t = 0; t < trials && !controller.signal.aborted; t++) {
+          const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
+          const r = await session.runCell(cell.options, {
+            signal: controller.signal,
+            onProgress: (done, requested, elapsed) =>
+              progress.update(
+                label,
+                i,
+                cells.length,
+                done,
+                requested,
+                elapsed,
+                cell.options.durationSec ?? null,
+              ),
+          });
+          results.push(r);
+          if (r.incomplete) break;
+        }
       } catch (err) {
-        progress.clear();
-        failure = { label: cell.label, message: (err as Error).message };
-        break;
+        failure = `${cell.label}: ${(err as Error).message}`;
       }
       progress.clear();
-      doc.cells.push({ label: cell.label, ...result });
-      if (mode === 'text') process.stdout.write(`${textLine(cell.label, result, flags.quiet === true)}\n`);
-      else if (mode === 'csv') process.stdout.write(`${csvRow(cell.label, result)}\n`);
-      if (result.incomplete && !controller.signal.aborted) break;
+      if (results.length > 0) {
+        const summary = summarizeCell(cell.label, results);
+        summaries.push(summary);
+        if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
+        else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
+        if (summary.incomplete && !controller.signal.aborted) break;
+      }
+      if (failure) break;
     }
 
+    const cleanup: { removedKeys: number | null; error: string | null } = { removedKeys: null, error: null };
     try {
-      doc.cleanup.removedKeys = await session.cleanup();
+      cleanup.removedKeys = await session.cleanup();
     } catch (err) {
-      doc.cleanup.error = `could not remove the run's keys (${(err as Error).message}); remove them with: redis-cli --scan --pattern '${session.prefix}*' | xargs redis-cli unlink`;
+      cleanup.error = `could not remove the run's keys (${(err as Error).message}); remove them with: redis-cli --scan --pattern '${session.prefix}*' | xargs redis-cli unlink`;
     }
-    doc.finishedAt = new Date().toISOString();
-    doc.interrupted = interrupted;
-    doc.incomplete = interrupted || doc.cells.some((c) => c.incomplete) || doc.cells.length < cells.length;
-    doc.error = failure ? `${failure.label}: ${failure.message}` : null;
+    const doc = buildResultDocument({
+      suite: plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' },
+      target: plan.target,
+      keyPrefix: session.prefix,
+      environment,
+      cells: summaries,
+      startedAt,
+      finishedAt: new Date(),
+      interrupted,
+      plannedCells: cells.length,
+      error: failure,
+      cleanup,
+    });
+    const valid = validateResult(doc);
+    if (!valid.ok) {
+      // Our own document failing our own schema is a bug; say so rather than publish it.
+      throw new Error(
+        `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      );
+    }
 
     if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    if (flags.out) await writeAtomically(flags.out, `${JSON.stringify(doc, null, 2)}\n`);
-    if (mode === 'text') {
-      if (doc.cleanup.error) log(doc.cleanup.error);
-      else
-        log(
-          `removed ${doc.cleanup.removedKeys} key${doc.cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
-        );
-      if (flags.out) log(`wrote ${flags.out}`);
-    } else if (doc.cleanup.error) log(doc.cleanup.error);
+    if (flags.out && key)
+      await writeAtomically(flags.out, `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`);
+    if (cleanup.error) log(cleanup.error);
+    else if (mode === 'text')
+      log(
+        `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
+      );
+    if (mode === 'text')
+      for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
+    if (flags.out)
+      log(
+        `wrote ${flags.out}, signed by ${key!.fingerprint} (check it with: redis-benchdb verify ${flags.out})`,
+      );
     if (failure) {
-      log(`error: ${doc.error} (the cells before it are kept; the run is marked incomplete)`);
+      log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
       return 1;
     }
     const failed = doc.cells.find((c) => c.incomplete && c.error);
@@ -164,8 +192,13 @@ function adHocLabel(o: CellOptions): string {
   return o.test === 'CUSTOM' ? (o.command ?? []).join(' ') : o.test;
 }
 
-function describeTarget(doc: RunDocument): string {
-  const t = doc.target;
+function describeTarget(t: {
+  host: string;
+  port: number;
+  socket?: string;
+  tls?: unknown;
+  db: number;
+}): string {
   const where = t.socket ? `unix:${t.socket}` : `${t.host}:${t.port}`;
   return `${where}${t.tls ? ' (TLS)' : ''}${t.db ? ` db ${t.db}` : ''}`;
 }

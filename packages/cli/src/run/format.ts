@@ -1,4 +1,4 @@
-import type { CellResult } from '@redis-benchdb/engine';
+import type { CellSummary } from '@redis-benchdb/engine';
 
 /** redis-benchmark's --csv header, exactly, so tools that read its CSV read ours. */
 export const CSV_HEADER =
@@ -6,11 +6,12 @@ export const CSV_HEADER =
 
 const ms = (us: number) => (us / 1000).toFixed(3);
 
-export function csvRow(label: string, r: CellResult): string {
-  const l = r.latencyUs;
+/** One row per cell; rps is the median over trials, latencies come from the merged histogram. */
+export function csvRow(c: CellSummary): string {
+  const l = c.latencyUs;
   const cols = [
-    label.replace(/"/g, '""'),
-    r.opsPerSec.toFixed(2),
+    c.label.replace(/"/g, '""'),
+    c.opsPerSec.median.toFixed(2),
     ms(l.meanUs),
     ms(l.minUs),
     ms(l.p50Us),
@@ -18,30 +19,36 @@ export function csvRow(label: string, r: CellResult): string {
     ms(l.p99Us),
     ms(l.maxUs),
   ];
-  return cols.map((c) => `"${c}"`).join(',');
+  return cols.map((x) => `"${x}"`).join(',');
 }
 
-/** One line per cell, as redis-benchmark -q prints it, with p99 and p99.9 added. */
-export function textLine(label: string, r: CellResult, quiet: boolean): string {
-  const l = r.latencyUs;
-  let line = `${label}: ${r.opsPerSec.toFixed(2)} requests per second, p50=${ms(l.p50Us)} msec`;
+/** One line per cell, as redis-benchmark -q prints it, with p99, p99.9 and the trials' spread added. */
+export function textLine(c: CellSummary, quiet: boolean): string {
+  const l = c.latencyUs;
+  let line = `${c.label}: ${c.opsPerSec.median.toFixed(2)} requests per second`;
+  if (c.trialCount > 1 && !quiet) {
+    const half = (c.opsPerSec.ci95High - c.opsPerSec.ci95Low) / 2;
+    line += ` (±${((half / c.opsPerSec.median) * 100).toFixed(1)}% over ${c.trialCount} trials)`;
+  }
+  line += `, p50=${ms(l.p50Us)} msec`;
   if (!quiet) line += `, p99=${ms(l.p99Us)} msec, p99.9=${ms(l.p999Us)} msec`;
-  return line + flags(r);
+  return line + flags(c);
 }
 
 /** What a reader must know before trusting the line, said in a few words. */
-export function flags(r: CellResult): string {
+export function flags(c: CellSummary): string {
   const out: string[] = [];
-  if (r.incomplete) out.push(`INCOMPLETE: ${r.error ?? 'stopped early'}`);
-  if (r.saturation.clientBound) out.push('client-bound: the client, not the server, was the limit');
-  const errors = Object.entries(r.errors);
+  if (c.incomplete) out.push(`INCOMPLETE: ${c.error ?? 'stopped early'}`);
+  if (c.saturation.clientBound) out.push('client-bound: the client, not the server, was the limit');
+  if (c.unstable) out.push(`unstable: trials vary by ${((c.opsPerSec.cv ?? 0) * 100).toFixed(0)}% (CV)`);
+  const errors = Object.entries(c.errors);
   if (errors.length > 0) out.push(`errors ${errors.map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  if (r.crossCheck.status === 'mismatch') {
+  if (c.crossCheck.status === 'mismatch') {
     out.push(
-      `commandstats mismatch: server counted ${r.crossCheck.observed}, client ${r.crossCheck.expected} (${r.crossCheck.note})`,
+      `commandstats mismatch: server counted ${c.crossCheck.observed}, client ${c.crossCheck.expected} (${c.crossCheck.note})`,
     );
   }
-  if (r.hitRatio !== null && r.hitRatio < 1) out.push(`hit ratio ${(r.hitRatio * 100).toFixed(1)}%`);
-  if (r.responseTimeUs) out.push(`from intended send p99=${ms(r.responseTimeUs.p99Us)} msec`);
+  if (c.hitRatio !== null && c.hitRatio < 1) out.push(`hit ratio ${(c.hitRatio * 100).toFixed(1)}%`);
+  if (c.responseTimeUs) out.push(`from intended send p99=${ms(c.responseTimeUs.p99Us)} msec`);
   return out.length ? `  [${out.join('; ')}]` : '';
 }

@@ -47,6 +47,7 @@ export interface RunFlags {
   ratio?: string;
   preload?: boolean;
   profile?: string;
+  trials?: string;
   launch?: boolean;
 }
 
@@ -59,6 +60,8 @@ export interface RunPlan {
   /** Overrides applied to every suite cell (threads, seed...). */
   common: Partial<CellOptions>;
   profile: string;
+  /** Trials per cell when given; otherwise the suite profile's, or 1 for ad hoc cells. */
+  trials: number | null;
 }
 
 const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
@@ -122,7 +125,8 @@ export function parseUri(uri: string): Partial<Target> {
   return out;
 }
 
-export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
+/** The server to talk to, from redis-benchmark's flags (shared by run and sysinfo). */
+export function parseTarget(f: RunFlags): Target {
   const target: Target = { ...DEFAULT_TARGET, ...(f.uri ? parseUri(f.uri) : {}) };
   if (f.host !== undefined) target.host = f.host;
   if (f.port !== undefined) target.port = int('port (-p)', f.port, 1, 65535)!;
@@ -143,6 +147,11 @@ export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
       ...(f.insecure ? { insecure: true } : {}),
     };
   }
+  return target;
+}
+
+export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
+  const target = parseTarget(f);
   const targetIsDefault =
     f.host === undefined && f.port === undefined && f.socket === undefined && f.uri === undefined;
 
@@ -171,7 +180,8 @@ export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
   if (requests !== undefined) set('requests', requests);
 
   const adHoc = f.tests !== undefined || command.length > 0 || f.ratio !== undefined;
-  if (!adHoc) return { target, targetIsDefault, cells: null, common, profile: f.profile ?? 'quick' };
+  const trials = int('trials (--trials)', f.trials, 1, 1000) ?? null;
+  if (!adHoc) return { target, targetIsDefault, cells: null, common, profile: f.profile ?? 'quick', trials };
 
   // Ad hoc cells take redis-benchmark's defaults, then the flags given.
   const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...common };
@@ -190,5 +200,5 @@ export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
       throw usage((err as Error).message);
     }
   }
-  return { target, targetIsDefault, cells, common, profile: f.profile ?? 'quick' };
+  return { target, targetIsDefault, cells, common, profile: f.profile ?? 'quick', trials };
 }

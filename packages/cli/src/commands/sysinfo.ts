@@ -1,0 +1,46 @@
+import { BenchSession } from '@redis-benchdb/engine';
+import {
+  formatEnvironmentTable,
+  linkKind,
+  measureIntrinsicLatency,
+  probeMachine,
+} from '@redis-benchdb/probe';
+import type { SysinfoFlags } from '../program.js';
+import { collectEnvironment } from '../run/environment.js';
+import { parseTarget } from '../run/parse-options.js';
+
+/**
+ * `redis-benchdb sysinfo`: the environment block exactly as a result records it. Without a
+ * reachable server (or with --no-server) it describes this machine and says why the rest is unknown.
+ */
+export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
+  const target = parseTarget(flags);
+  let env:
+    | Awaited<ReturnType<typeof collectEnvironment>>
+    | { client: unknown; server: null; link: unknown; unknown: Record<string, string> };
+  let session: BenchSession | null = null;
+  try {
+    if (flags.server === false) throw new Error('not asked for (--no-server)');
+    session = await BenchSession.open(target);
+    env = await collectEnvironment(session, target);
+  } catch (err) {
+    const client = await probeMachine({ serverPid: null });
+    env = {
+      client,
+      server: null,
+      link: {
+        kind: linkKind({ host: target.host, socket: target.socket ?? null }),
+        sameHost: null,
+        rttUs: null,
+        intrinsicLatencyUs: measureIntrinsicLatency(1000),
+      },
+      unknown: { server: `no server described: ${(err as Error).message}` },
+    };
+  } finally {
+    await session?.close();
+  }
+  process.stdout.write(
+    flags.json ? `${JSON.stringify(env, null, 2)}\n` : `${formatEnvironmentTable(env as never)}\n`,
+  );
+  return 0;
+}

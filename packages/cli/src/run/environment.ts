@@ -1,0 +1,48 @@
+import { type BenchSession, DEFAULT_CELL_OPTIONS, type Target } from '@redis-benchdb/engine';
+import { collectServer, linkKind, measureIntrinsicLatency, probeMachine } from '@redis-benchdb/probe';
+import { environmentFingerprint } from '@redis-benchdb/result';
+
+/** How long the intrinsic-latency loop runs: long enough to see a scheduler hiccup, short enough not to matter. */
+const INTRINSIC_LATENCY_MS = 1000;
+
+/**
+ * The environment block of a result: the client machine, the server from INFO and CONFIG, and the
+ * link between them (its kind, a PING round-trip baseline, the client host's intrinsic latency).
+ */
+export async function collectEnvironment(session: BenchSession, target: Target) {
+  const kind = linkKind({ host: target.host, socket: target.socket ?? null });
+  const local = kind !== 'tcp-network';
+  const redis = session.control.redis;
+  // probe takes plain functions, not a client: it must not depend on ioredis.
+  const server = await collectServer(
+    {
+      info: (section) => (section ? redis.info(section) : redis.info()),
+      config: (...args) => redis.call('CONFIG', ...args),
+      client: (...args) => redis.call('CLIENT', ...args),
+    },
+    local,
+  );
+  const info = await session.control.info('server').catch(() => ({}) as Record<string, string>);
+  const serverPid = local && info.process_id ? Number(info.process_id) : null;
+  const client = await probeMachine({ serverPid });
+  const unknown: Record<string, string> = {};
+
+  // The round trip of one connection, one request at a time: what the link adds to every request.
+  let rttUs: { p50Us: number; p99Us: number; samples: number } | null = null;
+  try {
+    const ping = await session.runCell({
+      ...DEFAULT_CELL_OPTIONS,
+      test: 'PING_MBULK',
+      connections: 1,
+      pipelineDepth: 1,
+      requests: 2000,
+    });
+    rttUs = { p50Us: ping.latencyUs.p50Us, p99Us: ping.latencyUs.p99Us, samples: ping.completed };
+  } catch (err) {
+    unknown['link.rttUs'] = `PING baseline failed: ${(err as Error).message}`;
+  }
+  const intrinsicLatencyUs = measureIntrinsicLatency(INTRINSIC_LATENCY_MS);
+  if (!local) unknown['link.sameHost'] = 'a network address may still be this host; not checked';
+  const link = { kind, sameHost: local ? true : null, rttUs, intrinsicLatencyUs };
+  return { fingerprint: environmentFingerprint({ client, server, link }), client, server, link, unknown };
+}

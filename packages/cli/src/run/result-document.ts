@@ -1,0 +1,132 @@
+import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
+import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
+import type { Cell, ResultV1, Warning, Workload } from '@redis-benchdb/result';
+import { VERSION } from '../version.js';
+import type { collectEnvironment } from './environment.js';
+
+export interface RunRecord {
+  suite: { id: string; profile: 'quick' | 'full' } | null;
+  target: Target;
+  keyPrefix: string;
+  environment: Awaited<ReturnType<typeof collectEnvironment>>;
+  cells: CellSummary[];
+  startedAt: Date;
+  finishedAt: Date;
+  interrupted: boolean;
+  plannedCells: number;
+  error: string | null;
+  cleanup: { removedKeys: number | null; error: string | null };
+}
+
+/** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
+export function buildResultDocument(r: RunRecord): ResultV1 {
+  const cells = r.cells.map(toCell);
+  const warnings: Warning[] = [...(environmentWarnings(r.environment) as Warning[])];
+  for (const c of r.cells) {
+    if (c.saturation.clientBound) {
+      warnings.push(
+        cellWarning(
+          'CLIENT_BOUND',
+          c.label,
+          `client event-loop utilisation ${c.saturation.clientEventLoopUtilization.join(', ')}, server main thread ${c.saturation.serverMainThreadCpuShare ?? 'unknown'}`,
+        ) as Warning,
+      );
+    }
+    if (c.unstable)
+      warnings.push(
+        cellWarning(
+          'UNSTABLE',
+          c.label,
+          `coefficient of variation ${c.opsPerSec.cv} over ${c.trialCount} trials`,
+        ) as Warning,
+      );
+  }
+  const t = r.target;
+  return {
+    schema: 'redis-benchdb/result.v1',
+    runner: {
+      name: 'redis-benchdb',
+      version: VERSION,
+      nodeVersion: process.version,
+      engineMode: 'lean-resp',
+      threads: Math.max(1, ...r.cells.map((c) => c.workload.threads)),
+    },
+    suite: r.suite
+      ? { id: r.suite.id, version: SUITES[r.suite.id]!.version, profile: r.suite.profile }
+      : null,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt.toISOString(),
+    target: {
+      host: t.host,
+      port: t.port,
+      socket: t.socket ?? null,
+      tls: Boolean(t.tls),
+      db: t.db,
+      resp3: t.resp3,
+    },
+    keyPrefix: r.keyPrefix,
+    environment: r.environment as ResultV1['environment'],
+    warnings,
+    cells,
+    interrupted: r.interrupted,
+    incomplete:
+      r.interrupted ||
+      r.error !== null ||
+      r.cells.length < r.plannedCells ||
+      r.cells.some((c) => c.incomplete),
+    error: r.error,
+    cleanup: r.cleanup,
+  };
+}
+
+function toCell(c: CellSummary): Cell {
+  return {
+    label: c.label,
+    test: c.test,
+    workloadFingerprint: c.workloadFingerprint,
+    workload: toWorkload(c.workload),
+    trialCount: c.trialCount,
+    opsPerSec: c.opsPerSec,
+    unstable: c.unstable,
+    trials: c.trials as Cell['trials'],
+    latencyUs: c.latencyUs,
+    histogram: c.histogram,
+    responseTimeUs: c.responseTimeUs,
+    responseHistogram: c.responseHistogram,
+    completed: c.completed,
+    requested: c.requested,
+    bytesIn: c.bytesIn,
+    bytesOut: c.bytesOut,
+    errors: c.errors,
+    hitRatio: c.hitRatio,
+    saturation: c.saturation,
+    crossCheck: c.crossCheck,
+    incomplete: c.incomplete,
+    error: c.error,
+  };
+}
+
+export function toWorkload(o: CellOptions): Workload {
+  const [min, max] =
+    typeof o.valueSizeBytes === 'number' ? [o.valueSizeBytes, o.valueSizeBytes] : o.valueSizeBytes;
+  return {
+    test: o.test,
+    command: o.command ?? null,
+    setGetRatio: o.setGetRatio ?? null,
+    connections: o.connections,
+    pipelineDepth: o.pipelineDepth,
+    pipelineMode: o.pipelineMode,
+    valueSizeBytes: { min, max },
+    keyspaceSize: o.keyspaceSize,
+    keyPattern: o.keyPattern,
+    zipfExponent: o.zipfExponent,
+    seed: o.seed,
+    requests: o.requests ?? null,
+    durationSec: o.durationSec ?? null,
+    warmupSec: o.warmupSec,
+    rateOpsPerSec: o.rateOpsPerSec ?? null,
+    arrival: o.arrival,
+    threads: o.threads,
+    preload: o.preload,
+  };
+}

@@ -1,0 +1,100 @@
+import {
+  encodeHistogram,
+  isUnstable,
+  type LatencySummaryUs,
+  mergeEncodedHistograms,
+  summarizeHistogram,
+  summarizeTrials,
+  workloadFingerprint,
+} from '@redis-benchdb/result';
+import type { CellOptions } from './options.js';
+import type { Saturation } from './saturation.js';
+import type { CellResult, CrossCheck } from './session.js';
+
+/** A cell over its trials: every trial kept, the figures a reader compares summarised. */
+export interface CellSummary {
+  label: string;
+  test: string;
+  workloadFingerprint: string;
+  workload: CellOptions;
+  trialCount: number;
+  /** Median over trials, bootstrap 95% CI of the median, coefficient of variation. */
+  opsPerSec: { median: number; ci95Low: number; ci95High: number; cv: number | null };
+  unstable: boolean;
+  trials: Omit<CellResult, 'test' | 'workload'>[];
+  /** Merged over trials: histograms are summed, never averaged. */
+  latencyUs: LatencySummaryUs;
+  histogram: string;
+  responseTimeUs: LatencySummaryUs | null;
+  responseHistogram: string | null;
+  completed: number;
+  requested: number | null;
+  bytesIn: number;
+  bytesOut: number;
+  errors: Record<string, number>;
+  hitRatio: number | null;
+  /** The trial whose throughput is the median's, or nearest to it. */
+  saturation: Saturation;
+  crossCheck: CrossCheck;
+  incomplete: boolean;
+  error: string | null;
+}
+
+export function summarizeCell(label: string, trials: CellResult[]): CellSummary {
+  if (trials.length === 0) throw new RangeError(`cell ${label}: no trials to summarize`);
+  const first = trials[0]!;
+  const ops = trials.map((t) => t.opsPerSec);
+  const stats = summarizeTrials(ops);
+  const hist = mergeEncodedHistograms(trials.map((t) => t.histogram));
+  const withResponse = trials.filter((t) => t.responseHistogram !== null);
+  const response = withResponse.length
+    ? mergeEncodedHistograms(withResponse.map((t) => t.responseHistogram!))
+    : null;
+  const sum = (f: (t: CellResult) => number) => trials.reduce((a, t) => a + f(t), 0);
+  const errors: Record<string, number> = {};
+  for (const t of trials) for (const [k, v] of Object.entries(t.errors)) errors[k] = (errors[k] ?? 0) + v;
+  const completed = sum((t) => t.completed);
+  const nils = sum((t) => t.nils);
+  const representative = trials.reduce((best, t) =>
+    Math.abs(t.opsPerSec - stats.median) < Math.abs(best.opsPerSec - stats.median) ? t : best,
+  );
+  const mismatch = trials.find((t) => t.crossCheck.status === 'mismatch');
+  const failed = trials.find((t) => t.incomplete);
+  return {
+    label,
+    test: first.test,
+    workloadFingerprint: workloadFingerprint(first.workload),
+    workload: first.workload,
+    trialCount: trials.length,
+    opsPerSec: {
+      median: round2(stats.median),
+      ci95Low: round2(stats.ci95Low),
+      ci95High: round2(stats.ci95High),
+      cv: stats.cv === null ? null : Math.round(stats.cv * 1e4) / 1e4,
+    },
+    unstable: isUnstable(stats.cv),
+    trials: trials.map(({ test: _t, workload: _w, ...rest }) => rest),
+    latencyUs: summarizeHistogram(hist),
+    histogram: encodeHistogram(hist),
+    responseTimeUs: response ? summarizeHistogram(response) : null,
+    responseHistogram: response ? encodeHistogram(response) : null,
+    completed,
+    requested: first.requested === null ? null : sum((t) => t.requested ?? 0),
+    bytesIn: sum((t) => t.bytesIn),
+    bytesOut: sum((t) => t.bytesOut),
+    errors,
+    hitRatio:
+      first.hitRatio === null || completed === 0
+        ? null
+        : Math.round(((completed - nils) / completed) * 1e6) / 1e6,
+    saturation: representative.saturation,
+    // A mismatch in any trial is the cell's: it means the counts cannot be trusted.
+    crossCheck: mismatch?.crossCheck ?? failed?.crossCheck ?? representative.crossCheck,
+    incomplete: failed !== undefined,
+    error: failed?.error ?? null,
+  };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

@@ -1,0 +1,47 @@
+/**
+ * @redis-benchdb/probe: what a result says about the machine, the server and the link between
+ * them, so readers can decide which results may be compared. Imports only node:*,
+ * systeminformation and @redis-benchdb/result (never the engine or a Redis client).
+ */
+
+export { type CloudMetadata, queryCloudMetadata } from './cloud-metadata.js';
+export {
+  describeLink,
+  isLoopbackHost,
+  type LinkTarget,
+  linkKind,
+  measureIntrinsicLatency,
+  sameHost,
+} from './link.js';
+export { type ProbeMachineOptions, probeMachine } from './machine.js';
+export {
+  CLIENT_LIST_UNAVAILABLE,
+  CONFIG_UNAVAILABLE,
+  collectServer,
+  configToMap,
+  countMonitorClients,
+  type DescribeServerNotes,
+  describeServer,
+  detectProduct,
+  parseInfo,
+  type RawServerFacts,
+  readServerFacts,
+  type ServerCommands,
+  serverProcessId,
+} from './server.js';
+export { type EnvironmentView, formatEnvironmentTable } from './sysinfo-format.js';
+export type {
+  IntrinsicLatency,
+  Link,
+  LinkKind,
+  Machine,
+  Server,
+  ServerMode,
+  ServerProduct,
+  ThpMode,
+  UnknownMap,
+  VirtualizationKind,
+  Warning,
+  WarningCode,
+} from './types.js';
+export { cellWarning, environmentWarnings, type WarningEnvironment } from './warnings.js';

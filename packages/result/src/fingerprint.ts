@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical.js';
+import type { Workload } from './generated/result-v1.js';
+
+/**
+ * A workload as the engine, the CLI or a stored document gives it. The parameters without a
+ * default are required; a value size may be a number, `[min, max]` or `{ min, max }`.
+ */
+export interface WorkloadInput {
+  test: string;
+  command?: readonly string[] | null;
+  setGetRatio?: readonly [number, number] | null;
+  connections: number;
+  pipelineDepth: number;
+  pipelineMode?: Workload['pipelineMode'];
+  valueSizeBytes: number | readonly [number, number] | { min: number; max: number };
+  keyspaceSize: number;
+  keyPattern?: Workload['keyPattern'];
+  zipfExponent?: number;
+  rateOpsPerSec?: number | null;
+  arrival?: Workload['arrival'];
+  preload?: boolean;
+  // Recorded but not fingerprinted: they change how long or how a cell runs, not what it measures.
+  seed?: number;
+  requests?: number | null;
+  durationSec?: number | null;
+  warmupSec?: number;
+  threads?: number;
+}
+
+/** What a workload fingerprint is the hash of. */
+export type NormalizedWorkload = Omit<
+  Workload,
+  'seed' | 'requests' | 'durationSec' | 'warmupSec' | 'threads'
+>;
+
+/**
+ * The workload as fingerprinted (docs/RESULT-FORMAT.md): defaults filled (pipelineMode batch,
+ * keyPattern uniform, zipfExponent 0.99, arrival constant, preload false, command, setGetRatio and
+ * rateOpsPerSec null), the value size as `{ min, max }`, the test name upper-cased, and seed,
+ * requests, durationSec, warmupSec and threads dropped. Properties it does not know are dropped too:
+ * a new workload parameter must be added here, or two workloads that differ in it would collide.
+ */
+export function normalizeWorkload(w: WorkloadInput): NormalizedWorkload {
+  if (typeof w.test !== 'string' || w.test === '') throw new TypeError('workload.test: expected a test name');
+  const [min, max] = valueSize(w.valueSizeBytes);
+  return {
+    test: w.test.toUpperCase(),
+    command: w.command ? [...w.command] : null,
+    setGetRatio: w.setGetRatio ? [w.setGetRatio[0], w.setGetRatio[1]] : null,
+    connections: required(w, 'connections'),
+    pipelineDepth: required(w, 'pipelineDepth'),
+    pipelineMode: w.pipelineMode ?? 'batch',
+    valueSizeBytes: { min, max },
+    keyspaceSize: required(w, 'keyspaceSize'),
+    keyPattern: w.keyPattern ?? 'uniform',
+    zipfExponent: w.zipfExponent ?? 0.99,
+    rateOpsPerSec: w.rateOpsPerSec ?? null,
+    arrival: w.arrival ?? 'constant',
+    preload: w.preload ?? false,
+  };
+}
+
+/** `sha256:` and the hex SHA-256 of the normalized workload's canonical JSON. */
+export function workloadFingerprint(w: WorkloadInput): string {
+  return sha256(canonicalJson(normalizeWorkload(w)));
+}
+
+function required(w: WorkloadInput, name: 'connections' | 'pipelineDepth' | 'keyspaceSize'): number {
+  const v = w[name];
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new TypeError(`workload.${name}: expected a number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function valueSize(v: WorkloadInput['valueSizeBytes']): [number, number] {
+  const pair: [unknown, unknown] =
+    typeof v === 'number'
+      ? [v, v]
+      : Array.isArray(v)
+        ? [v[0], v[1]]
+        : v && typeof v === 'object'
+          ? [(v as { min: unknown }).min, (v as { max: unknown }).max]
+          : [undefined, undefined];
+  const [min, max] = pair;
+  if (typeof min !== 'number' || typeof max !== 'number' || !Number.isFinite(min) || !Number.isFinite(max))
+    throw new TypeError(
+      `workload.valueSizeBytes: expected bytes, [min, max] or { min, max }, got ${JSON.stringify(v)}`,
+    );
+  return [min, max];
+}
+
+type Maybe<T> = T | null | undefined;
+
+/** The parts of the environment block that go into its fingerprint; everything else may be absent. */
+export interface EnvironmentFingerprintInput {
+  client: {
+    cpu?: Maybe<{
+      model?: Maybe<string>;
+      cores?: Maybe<number>;
+      threads?: Maybe<number>;
+      smt?: Maybe<boolean>;
+    }>;
+    numa?: Maybe<{ nodes?: Maybe<number> }>;
+    memory?: Maybe<{ totalBytes?: Maybe<number> }>;
+    virtualization?: Maybe<{ kind?: Maybe<string>; hypervisor?: Maybe<string> }>;
+    os?: Maybe<{ kernel?: Maybe<string> }>;
+    thp?: Maybe<{ enabled?: Maybe<string> }>;
+    cpuGovernor?: Maybe<string>;
+  };
+  server: {
+    product?: Maybe<string>;
+    version?: Maybe<string>;
+    gitSha?: Maybe<string>;
+    buildId?: Maybe<string>;
+    allocator?: Maybe<string>;
+    ioThreads?: Maybe<number>;
+    persistence?: Maybe<{ save?: Maybe<string>; appendonly?: Maybe<boolean>; appendfsync?: Maybe<string> }>;
+    mode?: Maybe<string>;
+    archBits?: Maybe<number>;
+  };
+  link: { kind: string };
+}
+
+/**
+ * `sha256:` and the hex SHA-256 of the canonical JSON of the environment's stable subset: what
+ * makes results from two runs comparable as "the same setup", and nothing that changes from run to
+ * run on one setup. The subset, with every absent or unknown value as null:
+ *
+ *   client.cpu.{model, cores, threads, smt}, client.numa.nodes, client.memory.totalBytes,
+ *   client.virtualization.{kind, hypervisor}, client.os.kernel, client.thp.enabled, client.cpuGovernor;
+ *   server.{product, version, gitSha, buildId, allocator, ioThreads, mode, archBits},
+ *   server.persistence.{save, appendonly, appendfsync};
+ *   link.kind.
+ *
+ * Left out on purpose: clock speeds and cache sizes (follow from the model), the NUMA binding of
+ * this run's processes, swap use, connected clients, RTT and intrinsic latency (vary run to run),
+ * cloud provider and instance type (the hardware fields already say it), OS distro and release
+ * (the kernel is what matters), mitigations, maxmemory, loglevel and the unknown maps.
+ * Changing this subset changes every fingerprint: it is part of the result.v1 format.
+ */
+export function environmentFingerprint(env: EnvironmentFingerprintInput): string {
+  const c = env.client;
+  const s = env.server;
+  const subset = {
+    client: {
+      cpu: {
+        model: n(c.cpu?.model),
+        cores: n(c.cpu?.cores),
+        threads: n(c.cpu?.threads),
+        smt: n(c.cpu?.smt),
+      },
+      numa: { nodes: n(c.numa?.nodes) },
+      memory: { totalBytes: n(c.memory?.totalBytes) },
+      virtualization: { kind: n(c.virtualization?.kind), hypervisor: n(c.virtualization?.hypervisor) },
+      os: { kernel: n(c.os?.kernel) },
+      thp: { enabled: n(c.thp?.enabled) },
+      cpuGovernor: n(c.cpuGovernor),
+    },
+    server: {
+      product: n(s.product),
+      version: n(s.version),
+      gitSha: n(s.gitSha),
+      buildId: n(s.buildId),
+      allocator: n(s.allocator),
+      ioThreads: n(s.ioThreads),
+      persistence: {
+        save: n(s.persistence?.save),
+        appendonly: n(s.persistence?.appendonly),
+        appendfsync: n(s.persistence?.appendfsync),
+      },
+      mode: n(s.mode),
+      archBits: n(s.archBits),
+    },
+    link: { kind: env.link.kind },
+  };
+  return sha256(canonicalJson(subset));
+}
+
+function n<T>(v: Maybe<T>): T | null {
+  return v ?? null;
+}
+
+function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}

@@ -1,0 +1,126 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { envelopeV1Schema, resultV1Schema } from './generated/schemas.js';
+
+// ajv and ajv-formats are CommonJS: under NodeNext the default import is `module.exports`, which
+// TypeScript types as the module namespace; the class and the plugin are its `default` property.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+
+export const RESULT_SCHEMA_ID = 'redis-benchdb/result.v1';
+export const ENVELOPE_SCHEMA_ID = 'redis-benchdb/envelope.v1';
+
+export interface ValidationError {
+  /** JSON Pointer of the offending value, e.g. `/cells/0/opsPerSec/median`; '' is the document. */
+  path: string;
+  /** The path, then what is wrong: `/runner/version: must be string`. */
+  message: string;
+}
+
+export type ValidationOutcome = { ok: true } | { ok: false; errors: ValidationError[] };
+
+/** At most this many errors are reported: the first ones say enough, and a broken file can have thousands. */
+export const MAX_VALIDATION_ERRORS = 20;
+
+let compiled: { result: ValidateFunction; envelope: ValidateFunction } | undefined;
+
+/** Both schemas, compiled on first use (compiling costs ~10 ms; most importers never validate). */
+function validators() {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    compiled = { result: ajv.compile(resultV1Schema), envelope: ajv.compile(envelopeV1Schema) };
+  }
+  return compiled;
+}
+
+/** Check a document against `schemas/result.v1.schema.json`. */
+export function validateResult(doc: unknown): ValidationOutcome {
+  return wrongSchema(doc, RESULT_SCHEMA_ID) ?? run(validators().result, doc);
+}
+
+/** Check a signed envelope's shape against `schemas/envelope.v1.schema.json` (not its signature). */
+export function validateEnvelope(doc: unknown): ValidationOutcome {
+  return wrongSchema(doc, ENVELOPE_SCHEMA_ID) ?? run(validators().envelope, doc);
+}
+
+/**
+ * A document of another kind or version (`result.v2`, an envelope given as a result) fails every
+ * other check too; say the one thing that matters instead of twenty consequences.
+ */
+function wrongSchema(doc: unknown, expected: string): ValidationOutcome | undefined {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || !('schema' in doc)) return undefined;
+  const actual = (doc as { schema: unknown }).schema;
+  if (actual === expected) return undefined;
+  const hint =
+    typeof actual === 'string' && actual.startsWith('redis-benchdb/')
+      ? ` (this is "${actual}": a different kind of document, or a version this code does not know)`
+      : '';
+  return { ok: false, errors: [{ path: '/schema', message: `/schema: must be "${expected}"${hint}` }] };
+}
+
+function run(validate: ValidateFunction, doc: unknown): ValidationOutcome {
+  if (validate(doc)) return { ok: true };
+  return { ok: false, errors: describeErrors(validate.errors ?? []) };
+}
+
+function describeErrors(raw: ErrorObject[]): ValidationError[] {
+  const errors = raw.filter((e) => !isNullBranchNoise(e, raw));
+  const out: ValidationError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const { path, text } = describe(e);
+    const message = `${path || '(document)'}: ${text}`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    out.push({ path, message });
+    if (out.length >= MAX_VALIDATION_ERRORS) break;
+  }
+  return out;
+}
+
+/**
+ * A nullable reference is `anyOf: [{$ref}, {type: 'null'}]`. When the value is an object with a
+ * defect inside, Ajv also reports "must be null" and "must match a schema in anyOf" at the value
+ * itself: true but noise next to the real error further down, so they are dropped when one exists.
+ */
+function isNullBranchNoise(e: ErrorObject, all: ErrorObject[]): boolean {
+  const nullBranch = e.keyword === 'type' && e.params.type === 'null';
+  if (!nullBranch && e.keyword !== 'anyOf') return false;
+  return all.some(
+    (o) =>
+      o !== e &&
+      o.keyword !== 'anyOf' &&
+      !(o.keyword === 'type' && o.params.type === 'null') &&
+      (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)),
+  );
+}
+
+function describe(e: ErrorObject): { path: string; text: string } {
+  switch (e.keyword) {
+    case 'required':
+      return { path: child(e.instancePath, e.params.missingProperty), text: 'is required but missing' };
+    case 'additionalProperties':
+      return {
+        path: child(e.instancePath, e.params.additionalProperty),
+        text: 'is not a known property here (the schema allows no others)',
+      };
+    case 'const':
+      return { path: e.instancePath, text: `must be ${JSON.stringify(e.params.allowedValue)}` };
+    case 'enum':
+      return {
+        path: e.instancePath,
+        text: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'propertyNames':
+      return { path: child(e.instancePath, e.params.propertyName), text: 'is not an allowed property name' };
+    default:
+      return { path: e.instancePath, text: e.message ?? e.keyword };
+  }
+}
+
+/** A JSON Pointer one level down (RFC 6901 escaping). */
+function child(parent: string, key: unknown): string {
+  return `${parent}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}

@@ -1,0 +1,152 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+  verify,
+} from 'node:crypto';
+import { canonicalJson } from './canonical.js';
+import type { EnvelopeV1, ResultV1 } from './generated/result-v1.js';
+import { ENVELOPE_SCHEMA_ID, type ValidationOutcome, validateEnvelope, validateResult } from './schema.js';
+
+export interface SigningKey {
+  /** PKCS#8 PEM. Keep it private: it never goes into an envelope. */
+  privateKeyPem: string;
+  /** SPKI PEM. */
+  publicKeyPem: string;
+}
+
+export type VerifyOutcome =
+  | { ok: true; result: ResultV1; keyFingerprint: string }
+  | { ok: false; reason: string };
+
+/** A new Ed25519 key pair. */
+export function generateSigningKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { privateKeyPem: privateKey, publicKeyPem: publicKey };
+}
+
+/** The SPKI PEM public key of an Ed25519 private key. */
+export function publicKeyFromPrivate(privateKeyPem: string): string {
+  const key = ed25519(createPrivateKey(privateKeyPem), 'private');
+  return createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+}
+
+/** The raw 32 bytes of an Ed25519 public key (what an envelope carries, base64). */
+export function rawPublicKey(publicKeyPem: string): Buffer {
+  const key = ed25519(createPublicKey(publicKeyPem), 'public');
+  const { x } = key.export({ format: 'jwk' });
+  if (typeof x !== 'string') throw new Error('the public key has no raw form');
+  return Buffer.from(x, 'base64url');
+}
+
+/** `sha256:` and the hex SHA-256 of the raw 32-byte public key. Takes a PEM or the raw bytes. */
+export function keyFingerprint(publicKey: string | Uint8Array): string {
+  const raw = typeof publicKey === 'string' ? rawPublicKey(publicKey) : publicKey;
+  if (raw.length !== 32) throw new Error(`an Ed25519 public key has 32 bytes, not ${raw.length}`);
+  return `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+}
+
+/**
+ * Sign a result document: its RFC 8785 canonical JSON is the payload, and the signature covers the
+ * payload's UTF-8 bytes. Refuses a document that does not validate as result.v1, since no verifier
+ * would accept the envelope.
+ */
+export function signResult(result: unknown, privateKeyPem: string): EnvelopeV1 {
+  const valid = validateResult(result);
+  if (!valid.ok) throw new Error(`cannot sign an invalid result: ${summarize(valid)}`);
+  const privateKey = ed25519(createPrivateKey(privateKeyPem), 'private');
+  const payload = canonicalJson(result);
+  const raw = rawPublicKey(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString());
+  return {
+    schema: ENVELOPE_SCHEMA_ID,
+    payload,
+    signature: sign(null, Buffer.from(payload, 'utf8'), privateKey).toString('base64'),
+    publicKey: raw.toString('base64'),
+    keyFingerprint: keyFingerprint(raw),
+  };
+}
+
+/**
+ * Check an envelope, in order: its shape (envelope.v1), that the fingerprint is the key's, the
+ * signature over the exact payload bytes, that the payload is JSON and canonical (so one result
+ * has one payload), and that the payload is a valid result.v1. The reason names the first failure.
+ *
+ * It proves the document is unchanged since someone holding this key signed it: who that is, and
+ * whether to trust the key, is the caller's business (compare `keyFingerprint`).
+ */
+export function verifyEnvelope(envelope: unknown): VerifyOutcome {
+  const shape = validateEnvelope(envelope);
+  if (!shape.ok) return fail(`envelope schema: ${summarize(shape)}`);
+  const env = envelope as EnvelopeV1;
+
+  // The schema's patterns fix the lengths; the round trip also rejects base64 whose unused low bits
+  // are set, which would decode to the same bytes and so let a changed character pass.
+  const publicKey = strictBase64(env.publicKey, 32);
+  if (!publicKey) return fail('publicKey is not the base64 of 32 bytes');
+  const signature = strictBase64(env.signature, 64);
+  if (!signature) return fail('signature is not the base64 of 64 bytes');
+  if (keyFingerprint(publicKey) !== env.keyFingerprint)
+    return fail('key fingerprint does not match the public key');
+
+  let key: KeyObject;
+  try {
+    key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') },
+      format: 'jwk',
+    });
+  } catch {
+    return fail('publicKey is not an Ed25519 public key');
+  }
+  let signed: boolean;
+  try {
+    signed = verify(null, Buffer.from(env.payload, 'utf8'), key, signature);
+  } catch {
+    signed = false;
+  }
+  if (!signed) return fail('signature does not match the payload (the file was changed after signing)');
+
+  let result: unknown;
+  try {
+    result = JSON.parse(env.payload);
+  } catch {
+    return fail('payload is not valid JSON');
+  }
+  let canonical: string | undefined;
+  try {
+    canonical = canonicalJson(result);
+  } catch {
+    canonical = undefined;
+  }
+  if (canonical !== env.payload) return fail('payload is not canonical JSON');
+
+  const valid = validateResult(result);
+  if (!valid.ok) return fail(`result schema: ${summarize(valid)}`);
+  return { ok: true, result: result as ResultV1, keyFingerprint: env.keyFingerprint };
+}
+
+function fail(reason: string): VerifyOutcome {
+  return { ok: false, reason };
+}
+
+function summarize(outcome: Extract<ValidationOutcome, { ok: false }>): string {
+  const first = outcome.errors.slice(0, 3).map((e) => e.message);
+  const more = outcome.errors.length - first.length;
+  return first.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
+}
+
+function strictBase64(text: string, bytes: number): Buffer | undefined {
+  const buf = Buffer.from(text, 'base64');
+  return buf.length === bytes && buf.toString('base64') === text ? buf : undefined;
+}
+
+function ed25519(key: KeyObject, kind: 'private' | 'public'): KeyObject {
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`expected an Ed25519 ${kind} key, got ${key.asymmetricKeyType ?? key.type}`);
+  return key;
+}

@@ -1,0 +1,177 @@
+/**
+ * Trial statistics for one benchmark cell: every cell runs N trials (N from 3 to ~10); the
+ * result keeps every trial and reports the median, a bootstrap 95% confidence interval of the
+ * median and the coefficient of variation. Everything here is pure and deterministic (the
+ * bootstrap uses a seeded PRNG, never Math.random) and nothing is rounded: callers round for
+ * display.
+ */
+
+/** A cell whose coefficient of variation is above this (10%) is marked unstable. */
+export const UNSTABLE_CV = 0.1;
+
+export interface BootstrapOptions {
+  /** Two-sided confidence level, strictly between 0 and 1. Default 0.95. */
+  confidence?: number;
+  /** Number of bootstrap resamples, a positive integer. Default 10,000. */
+  resamples?: number;
+  /** PRNG seed (any finite number; used as a 32-bit integer). Default 1. */
+  seed?: number;
+}
+
+export interface ConfidenceInterval {
+  low: number;
+  high: number;
+}
+
+export interface TrialSummary {
+  median: number;
+  ci95Low: number;
+  ci95High: number;
+  /** sampleStdDev / |mean|; null for a single trial or a zero mean. */
+  cv: number | null;
+  n: number;
+}
+
+/** Throws a RangeError naming the problem unless xs is non-empty and every value is finite. */
+function assertFiniteSample(xs: readonly number[], fn: string): void {
+  if (xs.length === 0) throw new RangeError(`${fn}: empty input (need at least one value)`);
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i] as number;
+    if (!Number.isFinite(x)) throw new RangeError(`${fn}: non-finite value ${String(x)} at index ${i}`);
+  }
+}
+
+/** Median of an already sorted, non-empty array-like: mean of the two middle values for even n. */
+function sortedMedian(sorted: ArrayLike<number>, n: number): number {
+  const mid = n >> 1;
+  const upper = sorted[mid] as number;
+  return n % 2 === 1 ? upper : ((sorted[mid - 1] as number) + upper) / 2;
+}
+
+/** Median; for even n the mean of the two middle values. Throws RangeError on empty or non-finite input. */
+export function median(xs: readonly number[]): number {
+  assertFiniteSample(xs, 'median');
+  const sorted = Float64Array.from(xs).sort();
+  return sortedMedian(sorted, sorted.length);
+}
+
+/** Arithmetic mean. Throws RangeError on empty or non-finite input. */
+export function mean(xs: readonly number[]): number {
+  assertFiniteSample(xs, 'mean');
+  let sum = 0;
+  for (const x of xs) sum += x;
+  return sum / xs.length;
+}
+
+/** Sample standard deviation (n - 1 denominator); 0 for a single value. Two-pass for accuracy. */
+export function sampleStdDev(xs: readonly number[]): number {
+  assertFiniteSample(xs, 'sampleStdDev');
+  const n = xs.length;
+  if (n === 1) return 0;
+  const m = mean(xs);
+  let ss = 0;
+  for (const x of xs) ss += (x - m) * (x - m);
+  return Math.sqrt(ss / (n - 1));
+}
+
+/**
+ * Coefficient of variation: sampleStdDev / |mean| (the absolute value only matters for negative
+ * data; benchmark values are positive). null when there are fewer than two values or the mean is 0.
+ * Throws RangeError on empty or non-finite input.
+ */
+export function coefficientOfVariation(xs: readonly number[]): number | null {
+  assertFiniteSample(xs, 'coefficientOfVariation');
+  if (xs.length < 2) return null;
+  const m = mean(xs);
+  if (m === 0) return null;
+  return sampleStdDev(xs) / Math.abs(m);
+}
+
+/** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Nearest-rank quantile of a sorted array of length B: the element of 1-based rank
+ * ceil(p * B), clamped to [1, B]; i.e. the smallest element such that at least a fraction p of
+ * the array is <= it. p * B is nudged down by 1e-9 before the ceiling so that floating-point
+ * noise does not push an exact rank up by one (1 - 0.05 / 2 and 0.05 / 2 are not exact in
+ * binary: 0.025000000000000022 * 10000 must give rank 250, not 251).
+ * Example: B = 10000, p = 0.025 -> rank 250 (index 249); p = 0.975 -> rank 9750 (index 9749).
+ */
+function nearestRank(sorted: Float64Array, p: number): number {
+  const b = sorted.length;
+  const rank = Math.min(b, Math.max(1, Math.ceil(p * b - 1e-9)));
+  return sorted[rank - 1] as number;
+}
+
+/**
+ * Percentile-bootstrap confidence interval of the median.
+ *
+ * Draws `resamples` resamples of n values with replacement (index = floor(u * n), u from a
+ * mulberry32 PRNG seeded with `seed`), takes the median of each, sorts those medians and returns
+ * the nearest-rank quantiles (see nearestRank) at p = (1 - c) / 2 and p = 1 - (1 - c) / 2.
+ * For c = 0.95 and 10,000 resamples: low = 250th smallest, high = 9750th smallest.
+ * For n = 1 the interval is [x, x]. The result always lies within [min(xs), max(xs)].
+ */
+export function bootstrapMedianCi(xs: readonly number[], opts: BootstrapOptions = {}): ConfidenceInterval {
+  assertFiniteSample(xs, 'bootstrapMedianCi');
+  const confidence = opts.confidence ?? 0.95;
+  const resamples = opts.resamples ?? 10_000;
+  const seed = opts.seed ?? 1;
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new RangeError(
+      `bootstrapMedianCi: confidence must be strictly between 0 and 1, got ${String(confidence)}`,
+    );
+  }
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`bootstrapMedianCi: resamples must be a positive integer, got ${String(resamples)}`);
+  }
+  if (!Number.isFinite(seed))
+    throw new RangeError(`bootstrapMedianCi: seed must be finite, got ${String(seed)}`);
+
+  const n = xs.length;
+  if (n === 1) {
+    const only = xs[0] as number;
+    return { low: only, high: only };
+  }
+
+  const source = Float64Array.from(xs);
+  const scratch = new Float64Array(n);
+  const medians = new Float64Array(resamples);
+  const rand = mulberry32(seed);
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < n; i++) scratch[i] = source[Math.floor(rand() * n)] as number;
+    scratch.sort();
+    medians[r] = sortedMedian(scratch, n);
+  }
+  medians.sort();
+
+  const alpha = (1 - confidence) / 2;
+  return { low: nearestRank(medians, alpha), high: nearestRank(medians, 1 - alpha) };
+}
+
+/** Median, bootstrap CI of the median (95% unless opts.confidence says otherwise), CV and n. */
+export function summarizeTrials(values: readonly number[], opts: BootstrapOptions = {}): TrialSummary {
+  assertFiniteSample(values, 'summarizeTrials');
+  const ci = bootstrapMedianCi(values, opts);
+  return {
+    median: median(values),
+    ci95Low: ci.low,
+    ci95High: ci.high,
+    cv: coefficientOfVariation(values),
+    n: values.length,
+  };
+}
+
+/** True when cv is strictly above threshold (default UNSTABLE_CV = 0.10); null (single trial / zero mean) is never unstable. */
+export function isUnstable(cv: number | null, threshold: number = UNSTABLE_CV): boolean {
+  return cv !== null && cv > threshold;
+}

@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without types
+import { generate } from '../../../scripts/gen-result-types.mjs';
+import { MAX_VALIDATION_ERRORS, type ResultV1, validateEnvelope, validateResult } from '../src/index.js';
+
+const ROOT = new URL('../../../', import.meta.url);
+const examples = (dir: string) => new URL(`schemas/examples/${dir}/`, ROOT);
+const readJson = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'));
+const jsonFiles = (dir: string) =>
+  readdirSync(examples(dir))
+    .filter((f) => f.endsWith('.json') && f !== 'EXPECTED.json')
+    .sort();
+
+/** Choose the schema by the document's own `schema` field, as the ingest does. */
+function validate(doc: unknown) {
+  const kind = (doc as { schema?: unknown }).schema;
+  return typeof kind === 'string' && kind.startsWith('redis-benchdb/envelope.')
+    ? validateEnvelope(doc)
+    : validateResult(doc);
+}
+
+describe('valid examples', () => {
+  const files = jsonFiles('valid');
+  it('has result documents and an envelope', () => {
+    const kinds = files.map((f) => (readJson(new URL(f, examples('valid'))) as { schema: string }).schema);
+    expect(kinds.filter((k) => k === 'redis-benchdb/result.v1').length).toBeGreaterThanOrEqual(2);
+    expect(kinds).toContain('redis-benchdb/envelope.v1');
+  });
+  it.each(files)('%s validates', (file) => {
+    expect(validate(readJson(new URL(file, examples('valid'))))).toEqual({ ok: true });
+  });
+});
+
+describe('invalid examples', () => {
+  const expected = readJson(new URL('EXPECTED.json', examples('invalid'))) as Record<string, string>;
+  const files = jsonFiles('invalid');
+
+  it('EXPECTED.json lists every invalid file, and only those', () => {
+    expect(Object.keys(expected).sort()).toEqual(files);
+    expect(files.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(files)('%s is rejected at the expected path, and only there', (file) => {
+    const outcome = validate(readJson(new URL(file, examples('invalid'))));
+    if (outcome.ok) throw new Error(`${file} validated`);
+    const path = expected[file]!;
+    expect(outcome.errors.map((e) => e.path)).toContain(path);
+    // One defect each: every error is about it.
+    for (const e of outcome.errors) {
+      expect(e.path).toBe(path);
+      expect(e.message.startsWith(`${path}: `)).toBe(true);
+    }
+  });
+});
+
+describe('validation messages', () => {
+  const minimal = () =>
+    readJson(new URL('minimal.json', examples('valid'))) as ResultV1 & Record<string, unknown>;
+
+  it('reads "<path>: <what is wrong>"', () => {
+    const doc = minimal();
+    (doc.runner as { version: unknown }).version = 1;
+    expect(validateResult(doc)).toEqual({
+      ok: false,
+      errors: [{ path: '/runner/version', message: '/runner/version: must be string' }],
+    });
+  });
+
+  it('names the document itself when it is not an object', () => {
+    const outcome = validateResult([]);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors[0]).toEqual({ path: '', message: '(document): must be object' });
+  });
+
+  it(`reports at most ${MAX_VALIDATION_ERRORS} errors`, () => {
+    const doc = minimal();
+    for (const k of Object.keys(doc)) if (k !== 'schema') doc[k] = 'x';
+    for (let i = 0; i < 30; i++) doc[`extra${i}`] = i;
+    const outcome = validateResult(doc);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors).toHaveLength(MAX_VALIDATION_ERRORS);
+  });
+
+  it('escapes property names in paths (RFC 6901)', () => {
+    const doc = minimal();
+    doc['a/b~c'] = 1;
+    const outcome = validateResult(doc);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors[0]!.path).toBe('/a~1b~0c');
+  });
+
+  it('rejects a result given as an envelope and the reverse, naming /schema', () => {
+    const doc = minimal();
+    for (const outcome of [
+      validateEnvelope(doc),
+      validateResult({ ...doc, schema: 'redis-benchdb/envelope.v1' }),
+    ]) {
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.errors.map((e) => e.path)).toEqual(['/schema']);
+    }
+  });
+});
+
+describe('generated files', () => {
+  it('are up to date with schemas/ (run `pnpm gen:types`)', async () => {
+    const files: Record<string, string> = await generate();
+    expect(Object.keys(files).length).toBe(2);
+    for (const [path, content] of Object.entries(files)) {
+      expect(readFileSync(new URL(path, ROOT), 'utf8'), `${path} is stale: run pnpm gen:types`).toBe(content);
+    }
+  });
+});

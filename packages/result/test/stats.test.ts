@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bootstrapMedianCi,
+  coefficientOfVariation,
+  isUnstable,
+  mean,
+  median,
+  sampleStdDev,
+  summarizeTrials,
+  UNSTABLE_CV,
+} from '../src/stats.js';
+
+/** Test-local seeded PRNG (mulberry32), independent of the one inside stats.ts. */
+function testRng(seed: number): () => number {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('median', () => {
+  it('takes the middle value for odd n', () => {
+    // sorted [1, 2, 3] -> middle is 2
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([7])).toBe(7);
+  });
+
+  it('averages the two middle values for even n', () => {
+    // sorted [1, 2, 3, 4] -> (2 + 3) / 2 = 2.5
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    // sorted [-5, 10] -> (-5 + 10) / 2 = 2.5
+    expect(median([10, -5])).toBe(2.5);
+  });
+
+  it('sorts numerically, not lexicographically', () => {
+    // sorted [2, 10, 100] -> 10 (a string sort would give [10, 100, 2] -> 100)
+    expect(median([100, 2, 10])).toBe(10);
+  });
+
+  it('does not mutate its input', () => {
+    const xs = [3, 1, 2];
+    median(xs);
+    expect(xs).toEqual([3, 1, 2]);
+  });
+
+  it('rejects empty and non-finite input with a RangeError naming the problem', () => {
+    expect(() => median([])).toThrow(RangeError);
+    expect(() => median([])).toThrow(/empty/);
+    expect(() => median([1, Number.NaN])).toThrow(RangeError);
+    expect(() => median([1, Number.NaN])).toThrow(/non-finite value NaN at index 1/);
+    expect(() => median([Number.POSITIVE_INFINITY])).toThrow(/non-finite value Infinity/);
+  });
+});
+
+describe('mean, sampleStdDev, coefficientOfVariation', () => {
+  it('computes hand-worked values for [100, 110, 90, 100]', () => {
+    const xs = [100, 110, 90, 100];
+    // mean = (100 + 110 + 90 + 100) / 4 = 400 / 4 = 100
+    expect(mean(xs)).toBe(100);
+    // deviations 0, 10, -10, 0; std = sqrt((0^2 + 10^2 + (-10)^2 + 0^2) / 3) = sqrt(200 / 3) = 8.16497
+    expect(sampleStdDev(xs)).toBeCloseTo(Math.sqrt(200 / 3), 12);
+    expect(sampleStdDev(xs)).toBeCloseTo(8.165, 3);
+    // cv = 8.16497 / 100 = 0.0816497 -> under 10%, stable
+    const cv = coefficientOfVariation(xs);
+    expect(cv).toBeCloseTo(0.08165, 5);
+    expect(isUnstable(cv)).toBe(false);
+  });
+
+  it('flags [100, 130, 70] as unstable', () => {
+    const xs = [100, 130, 70];
+    // mean = 300 / 3 = 100; std = sqrt((0^2 + 30^2 + (-30)^2) / 2) = sqrt(1800 / 2) = 30
+    expect(mean(xs)).toBe(100);
+    expect(sampleStdDev(xs)).toBe(30);
+    // cv = 30 / 100 = 0.3 > 0.10
+    const cv = coefficientOfVariation(xs);
+    expect(cv).toBeCloseTo(0.3, 12);
+    expect(isUnstable(cv)).toBe(true);
+  });
+
+  it('gives std 0 and cv null for a single value', () => {
+    expect(mean([5])).toBe(5);
+    expect(sampleStdDev([5])).toBe(0);
+    expect(coefficientOfVariation([5])).toBeNull();
+  });
+
+  it('gives cv 0 for all-equal values and null for a zero mean', () => {
+    expect(coefficientOfVariation([42, 42, 42, 42])).toBe(0);
+    // mean = (-1 + 1) / 2 = 0 -> cv undefined -> null
+    expect(coefficientOfVariation([-1, 1])).toBeNull();
+  });
+
+  it('rejects empty and non-finite input', () => {
+    for (const fn of [mean, sampleStdDev, coefficientOfVariation]) {
+      expect(() => fn([])).toThrow(RangeError);
+      expect(() => fn([1, Number.NaN])).toThrow(/non-finite/);
+    }
+  });
+});
+
+describe('isUnstable', () => {
+  it('is strictly above the threshold, and null is never unstable', () => {
+    expect(UNSTABLE_CV).toBe(0.1);
+    expect(isUnstable(null)).toBe(false);
+    expect(isUnstable(0)).toBe(false);
+    expect(isUnstable(0.1)).toBe(false);
+    expect(isUnstable(0.1000001)).toBe(true);
+    expect(isUnstable(0.06, 0.05)).toBe(true);
+    expect(isUnstable(0.04, 0.05)).toBe(false);
+  });
+});
+
+describe('bootstrapMedianCi', () => {
+  it('returns [x, x] for a single value and for all-equal values', () => {
+    expect(bootstrapMedianCi([5])).toEqual({ low: 5, high: 5 });
+    // every resample of [7, 7, 7] is (7, 7, 7) with median 7
+    expect(bootstrapMedianCi([7, 7, 7])).toEqual({ low: 7, high: 7 });
+  });
+
+  it('matches the enumerable distribution for xs = [1, 2]', () => {
+    // Resamples (1,1) (1,2) (2,1) (2,2), each with probability 1/4, have medians 1, 1.5, 1.5, 2:
+    // P(median = 1) = 0.25, P(1.5) = 0.5, P(2) = 0.25.
+    // Nearest-rank quantile at p = smallest sorted median with at least a fraction p of medians <= it.
+    // c = 0.95: p = 0.025 < ~0.25 -> 1; p = 0.975 > ~0.75 -> 2.
+    expect(bootstrapMedianCi([1, 2])).toEqual({ low: 1, high: 2 });
+    // c = 0.4: p = 0.3 and p = 0.7 both fall inside the 1.5 block (~0.25..~0.75) -> [1.5, 1.5].
+    // (With 10,000 resamples the share of 1s is 0.25 +- 0.0043 (1 sd), so 0.3 is ~11 sd away.)
+    expect(bootstrapMedianCi([1, 2], { confidence: 0.4 })).toEqual({ low: 1.5, high: 1.5 });
+    // c = 0.6: p = 0.2 -> 1; p = 0.8 -> 2.
+    expect(bootstrapMedianCi([1, 2], { confidence: 0.6 })).toEqual({ low: 1, high: 2 });
+  });
+
+  it('matches the enumerable distribution for xs = [1, 2, 3]', () => {
+    // 27 equally likely ordered resamples. Median is 1 iff at least two draws are 1:
+    // 3 * 2 (exactly two 1s: 3 positions for the odd one, 2 values) + 1 (three 1s) = 7 -> 7/27 = 0.259.
+    // By symmetry P(median = 3) = 7/27, so P(median = 2) = 13/27 = 0.481.
+    // c = 0.95 -> p = 0.025 -> 1, p = 0.975 -> 3.
+    expect(bootstrapMedianCi([3, 1, 2])).toEqual({ low: 1, high: 3 });
+    // c = 0.4 -> p = 0.3 and 0.7, both inside the 2 block (0.259..0.741) -> [2, 2].
+    expect(bootstrapMedianCi([3, 1, 2], { confidence: 0.4 })).toEqual({ low: 2, high: 2 });
+  });
+
+  it('uses a single resample for both ends when resamples = 1', () => {
+    // B = 1: rank ceil(0.025 * 1) = 1 and ceil(0.975 * 1) = 1 -> the same element.
+    const ci = bootstrapMedianCi([1, 5, 9, 20], { resamples: 1 });
+    expect(ci.low).toBe(ci.high);
+    expect(ci.low).toBeGreaterThanOrEqual(1);
+    expect(ci.low).toBeLessThanOrEqual(20);
+  });
+
+  it('is deterministic per seed; different seeds both contain the median', () => {
+    const xs = [101, 97, 110, 93, 104, 99, 120];
+    const m = median(xs); // sorted [93, 97, 99, 101, 104, 110, 120] -> 101
+    expect(m).toBe(101);
+    const a = bootstrapMedianCi(xs, { seed: 42 });
+    const b = bootstrapMedianCi(xs, { seed: 42 });
+    expect(b).toEqual(a);
+    expect(bootstrapMedianCi(xs)).toEqual(bootstrapMedianCi(xs, { seed: 1 }));
+    for (const seed of [1, 2, 3, 42, 123456789]) {
+      const ci = bootstrapMedianCi(xs, { seed });
+      expect(ci.low).toBeLessThanOrEqual(m);
+      expect(ci.high).toBeGreaterThanOrEqual(m);
+    }
+    // With few resamples the interval depends visibly on the seed.
+    const small = new Set<string>();
+    for (let seed = 1; seed <= 20; seed++)
+      small.add(JSON.stringify(bootstrapMedianCi(xs, { seed, resamples: 20 })));
+    expect(small.size).toBeGreaterThan(1);
+  });
+
+  it('always contains the median and lies within [min, max]', () => {
+    const rand = testRng(7);
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 2 + Math.floor(rand() * 9); // 2..10
+      const xs = Array.from({ length: n }, () => Math.round(rand() * 1000) / 10);
+      const m = median(xs);
+      const ci = bootstrapMedianCi(xs, { seed: trial, resamples: 2000 });
+      expect(ci.low).toBeLessThanOrEqual(ci.high);
+      expect(ci.low).toBeLessThanOrEqual(m);
+      expect(ci.high).toBeGreaterThanOrEqual(m);
+      expect(ci.low).toBeGreaterThanOrEqual(Math.min(...xs));
+      expect(ci.high).toBeLessThanOrEqual(Math.max(...xs));
+    }
+  });
+
+  it('covers the true median in roughly 85-99% of repetitions (n = 7, exponential)', () => {
+    // Exponential(rate 1) via inverse CDF: x = -ln(1 - u); true median = ln 2.
+    // For n = 7 the interval is [x(2), x(6)]: a resample median is <= x(1) only if >= 4 of 7 draws
+    // hit x(1), P(Bin(7, 1/7) >= 4) = 0.010 < 0.025, while P(Bin(7, 2/7) >= 4) = 0.108 > 0.025.
+    // [x(2), x(6)] covers the true median with probability sum_{k=2..5} C(7,k) / 2^7 = 112/128
+    // = 0.875 (binomial sd over 300 reps: 0.019): anti-conservative vs the nominal 0.95.
+    // The data and bootstrap seeds are fixed, so this exact run is reproducible (it gives 0.90).
+    const rand = testRng(2024);
+    const trueMedian = Math.LN2;
+    const reps = 300;
+    let covered = 0;
+    for (let rep = 0; rep < reps; rep++) {
+      const xs = Array.from({ length: 7 }, () => -Math.log(1 - rand()));
+      const ci = bootstrapMedianCi(xs, { seed: rep + 1, resamples: 2000 });
+      if (ci.low <= trueMedian && trueMedian <= ci.high) covered++;
+    }
+    const coverage = covered / reps;
+    expect(coverage).toBeGreaterThanOrEqual(0.85);
+    expect(coverage).toBeLessThanOrEqual(0.99);
+  });
+
+  it('runs 10,000 resamples of 10 values well under 50 ms', () => {
+    const xs = [12.1, 11.8, 12.6, 13.0, 11.2, 12.2, 12.9, 11.7, 12.4, 12.0];
+    bootstrapMedianCi(xs); // warm up the JIT
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      bootstrapMedianCi(xs, { seed: i + 1 });
+      times.push(performance.now() - t0);
+    }
+    expect(median(times)).toBeLessThan(50);
+  });
+
+  it('rejects empty / non-finite input and bad options', () => {
+    expect(() => bootstrapMedianCi([])).toThrow(RangeError);
+    expect(() => bootstrapMedianCi([])).toThrow(/empty/);
+    expect(() => bootstrapMedianCi([1, Number.NaN, 3])).toThrow(/non-finite value NaN at index 1/);
+    expect(() => bootstrapMedianCi([1, 2], { confidence: 1 })).toThrow(/confidence/);
+    expect(() => bootstrapMedianCi([1, 2], { confidence: 0 })).toThrow(/confidence/);
+    expect(() => bootstrapMedianCi([1, 2], { resamples: 0 })).toThrow(/resamples/);
+    expect(() => bootstrapMedianCi([1, 2], { resamples: 1.5 })).toThrow(/resamples/);
+    expect(() => bootstrapMedianCi([1, 2], { seed: Number.NaN })).toThrow(/seed/);
+  });
+});
+
+describe('summarizeTrials', () => {
+  it('summarizes a stable cell', () => {
+    const s = summarizeTrials([100, 110, 90, 100]);
+    // sorted [90, 100, 100, 110] -> median (100 + 100) / 2 = 100; cv = sqrt(200/3) / 100
+    expect(s.median).toBe(100);
+    expect(s.n).toBe(4);
+    expect(s.cv).toBeCloseTo(0.08165, 5);
+    expect(s.ci95Low).toBeLessThanOrEqual(100);
+    expect(s.ci95High).toBeGreaterThanOrEqual(100);
+    expect(s.ci95Low).toBeGreaterThanOrEqual(90);
+    expect(s.ci95High).toBeLessThanOrEqual(110);
+    expect(isUnstable(s.cv)).toBe(false);
+    expect(summarizeTrials([100, 110, 90, 100])).toEqual(s);
+  });
+
+  it('summarizes an unstable cell', () => {
+    const s = summarizeTrials([100, 130, 70]);
+    expect(s.median).toBe(100);
+    expect(s.cv).toBeCloseTo(0.3, 12);
+    expect(isUnstable(s.cv)).toBe(true);
+  });
+
+  it('handles a single trial and all-equal trials', () => {
+    expect(summarizeTrials([5])).toEqual({ median: 5, ci95Low: 5, ci95High: 5, cv: null, n: 1 });
+    expect(summarizeTrials([8, 8, 8])).toEqual({ median: 8, ci95Low: 8, ci95High: 8, cv: 0, n: 3 });
+  });
+
+  it('passes bootstrap options through', () => {
+    const xs = [10, 12, 11, 15, 9];
+    const s = summarizeTrials(xs, { seed: 9, resamples: 500 });
+    const ci = bootstrapMedianCi(xs, { seed: 9, resamples: 500 });
+    expect([s.ci95Low, s.ci95High]).toEqual([ci.low, ci.high]);
+  });
+
+  it('rejects empty and non-finite input', () => {
+    expect(() => summarizeTrials([])).toThrow(RangeError);
+    expect(() => summarizeTrials([1, Number.POSITIVE_INFINITY])).toThrow(/non-finite/);
+  });
+});
