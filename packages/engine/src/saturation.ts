@@ -1,18 +1,8 @@
+import type { Saturation } from '@redis-benchdb/result';
 import type { WorkerReport } from './load/plan.js';
 
-export interface Saturation {
-  /** Each worker's event-loop utilisation over the measured phase, 0..1. */
-  clientEventLoopUtilization: number[];
-  /** Server CPU seconds per wall second (all threads), from INFO cpu. */
-  serverCpuShare: number | null;
-  /** The same for the server's main thread, where the server reports it (Redis >= 6.2). */
-  serverMainThreadCpuShare: number | null;
-  /** Open loop: achieved ops/s over requested ops/s. */
-  achievedRateRatio: number | null;
-  /** What held the throughput: the server's main thread, the client, or neither (round trips). */
-  limitedBy: 'server' | 'client' | 'neither' | 'unknown';
-  clientBound: boolean;
-}
+/** The saturation signals of a cell; the shape is the result schema's (schemas/result.v1). */
+export type { Saturation };
 
 /** A worker busier than this is saturated: its loop has no idle time left to send sooner. */
 export const CLIENT_BUSY = 0.9;

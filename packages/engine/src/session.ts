@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CrossCheck } from '@redis-benchdb/result';
 import {
   encodeHistogram,
   type LatencySummaryUs,
@@ -37,15 +38,8 @@ export interface CellResult {
   error: string | null;
 }
 
-export interface CrossCheck {
-  status: 'match' | 'mismatch' | 'unavailable';
-  /** Requests the engine saw completed over the cell, warm-up included. */
-  expected: number;
-  /** calls + rejected_calls of the commands in INFO commandstats over the same span. */
-  observed: number | null;
-  commands: string[];
-  note?: string;
-}
+/** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */
+export type { CrossCheck };
 
 export interface RunCellHooks {
   onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;

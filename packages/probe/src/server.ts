@@ -198,7 +198,7 @@ export function describeServer(
     gitSha,
     buildId: infoStr('redis_build_id', 'buildId'),
     mode,
-    archBits: infoInt('arch_bits', 'archBits'),
+    archBits: archBits(info.arch_bits?.trim(), unknown),
     allocator: infoStr('mem_allocator', 'allocator'),
     ioThreads,
     ioThreadsDoReads,
@@ -326,4 +326,13 @@ export function configToMap(reply: unknown): Record<string, string> {
 
 function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+/** The schema knows 32- and 64-bit builds; anything else is recorded as unknown, with what was seen. */
+function archBits(v: string | undefined, unknown: Record<string, string>): 32 | 64 | null {
+  if (v === '32' || v === '64') return Number(v) as 32 | 64;
+  unknown.archBits = v
+    ? `INFO arch_bits is ${JSON.stringify(v)}, neither 32 nor 64`
+    : 'INFO has no arch_bits';
+  return null;
 }

@@ -1,4 +1,5 @@
 import * as hdr from 'hdr-histogram-js';
+import type { Latency } from './generated/result-v1.js';
 
 /** One hour in microseconds: latencies are recorded in µs and never clamped below this. */
 export const HIGHEST_TRACKABLE_US = 3_600_000_000;
@@ -46,18 +47,8 @@ export function mergeEncodedHistograms(encoded: readonly string[]): Histogram {
   return total;
 }
 
-export interface LatencySummaryUs {
-  count: number;
-  minUs: number;
-  meanUs: number;
-  p50Us: number;
-  p90Us: number;
-  p95Us: number;
-  p99Us: number;
-  p999Us: number;
-  p9999Us: number;
-  maxUs: number;
-}
+/** Latency percentiles in µs; the shape is the result schema's `Latency`. */
+export type LatencySummaryUs = Latency;
 
 export function summarizeHistogram(h: Histogram): LatencySummaryUs {
   const count = h.totalCount;
