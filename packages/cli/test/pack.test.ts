@@ -5,9 +5,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunDocument } from '../src/run/output-document.js';
+import type { ResultV1 } from '../../result/dist/index.js';
 import { VERSION } from '../src/version.js';
-import { CLI_DIR, runCli, stopServers, testServer } from './helpers/cli.js';
+import {
+  CLI_DIR,
+  describeResult,
+  readEnvelope,
+  removeTempDirs,
+  runCli,
+  stopServers,
+  tempDir,
+  testServer,
+} from './helpers/cli.js';
 
 // `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs and
 // runs in an empty directory, with no workspace around it: what `npx redis-benchdb` will get.
@@ -24,6 +33,7 @@ const cleanup: string[] = [];
 
 afterAll(async () => {
   await stopServers();
+  await removeTempDirs();
   await Promise.all(cleanup.splice(0).map((p) => rm(p, { recursive: true, force: true })));
 });
 
@@ -56,7 +66,16 @@ describe('the npm package', () => {
       'package.json',
     ]);
     // The private workspace packages are inside the bundle, not dependencies.
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['commander', 'hdr-histogram-js', 'ioredis']);
+    // The registry packages they use (bundle.mjs keeps them external) are.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([
+      'ajv',
+      'ajv-formats',
+      'canonicalize',
+      'commander',
+      'hdr-histogram-js',
+      'ioredis',
+      'systeminformation',
+    ]);
     const bundled = readFileSync(path.join(CLI_DIR, 'bundle/bin.js'), 'utf8');
     expect(bundled.startsWith('#!/usr/bin/env node')).toBe(true);
     expect(bundled).not.toMatch(/from ['"]@redis-benchdb\//);
@@ -85,12 +104,26 @@ describe('the npm package', () => {
       },
     );
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as RunDocument;
+    const doc = JSON.parse(r.stdout) as ResultV1;
     expect(doc.runner.version).toBe(pkg.version);
     expect(doc.target.port).toBe(server.port);
     expect(doc.cells).toHaveLength(1);
     expect(doc.cells[0]).toMatchObject({ test: 'GET', completed: 2000, requested: 2000, incomplete: false });
     expect(doc.cells[0]!.crossCheck.status).toBe('match');
     expect(doc.cells[0]!.latencyUs.p50Us).toBeGreaterThan(0);
+    expect(doc.environment.server.version).toBe(server.version);
+
+    // Signing and verifying work from the tarball too (the schemas and ajv are found at run time).
+    const out = path.join(await tempDir(), 'r.json');
+    const signed = await runCli(
+      ['run', '-t', 'get', '-n', '1000', '-c', '5', '-p', String(server.port), '-q', '--out', out],
+      { cwd: dir, command: [bin] },
+    );
+    expect(signed.code, describeResult(signed)).toBe(0);
+    const { envelope, payload } = await readEnvelope(out);
+    expect(payload.runner.version).toBe(pkg.version);
+    const verified = await runCli(['verify', out], { cwd: dir, command: [bin] });
+    expect(verified.code, describeResult(verified)).toBe(0);
+    expect(verified.stdout).toContain(`ok, signed by ${envelope.keyFingerprint}`);
   });
 });

@@ -45,6 +45,8 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
   const first = trials[0]!;
   const ops = trials.map((t) => t.opsPerSec);
   const stats = summarizeTrials(ops);
+  // `unstable` is decided on the CV as stored, so a reader recomputing it from the file agrees.
+  const cv = stats.cv === null ? null : Math.round(stats.cv * 1e4) / 1e4;
   const hist = mergeEncodedHistograms(trials.map((t) => t.histogram));
   const withResponse = trials.filter((t) => t.responseHistogram !== null);
   const response = withResponse.length
@@ -70,9 +72,9 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
       median: round2(stats.median),
       ci95Low: round2(stats.ci95Low),
       ci95High: round2(stats.ci95High),
-      cv: stats.cv === null ? null : Math.round(stats.cv * 1e4) / 1e4,
+      cv,
     },
-    unstable: isUnstable(stats.cv),
+    unstable: isUnstable(cv),
     trials: trials.map(({ test: _t, workload: _w, ...rest }) => rest),
     latencyUs: summarizeHistogram(hist),
     histogram: encodeHistogram(hist),

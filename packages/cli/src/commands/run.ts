@@ -21,6 +21,12 @@ import { buildResultDocument } from '../run/result-document.js';
 import { createKey, loadKey } from '../signing-key.js';
 
 const SUITE_ID = 'standard-v1';
+const PRODUCT_NAMES: Record<string, string> = {
+  redis: 'Redis',
+  valkey: 'Valkey',
+  keydb: 'KeyDB',
+  dragonfly: 'Dragonfly',
+};
 
 /** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
 export async function runCommand(flags: RunFlags, command: string[]): Promise<number> {
@@ -85,7 +91,7 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
         : `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`;
       const server = environment.server;
       log(
-        `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
+        `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
       );
     }
     if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);

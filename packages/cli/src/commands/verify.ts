@@ -19,7 +19,10 @@ export async function verifyCommand(files: string[], flags: { json?: boolean }):
       try {
         doc = JSON.parse(text);
       } catch (err) {
-        throw new Error(`not JSON (${(err as Error).message}): was the file cut short or edited?`);
+        // JSON.parse quotes the file; keep the reason on one line.
+        throw new Error(
+          `not JSON (${(err as Error).message.replace(/\s+/g, ' ')}): was the file cut short or edited?`,
+        );
       }
       const v = verifyEnvelope(doc);
       outcome = v.ok

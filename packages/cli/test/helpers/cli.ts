@@ -1,10 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LaunchedServer, type LaunchOptions, startServer } from '@redis-benchdb/engine';
 import { Redis } from 'ioredis';
+import type { EnvelopeV1, ResultV1 } from '../../../result/dist/index.js';
 
 export const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built CLI (`npx tsc -b packages/cli/tsconfig.json`, or `pnpm build`). */
@@ -33,29 +36,103 @@ export interface RunningCli {
   done: Promise<CliResult>;
 }
 
+/** Commands that connect to a server: their command lines must name a test server. */
+const CONNECTING_COMMANDS = new Set(['run', 'sysinfo']);
+
+/** The value of a flag given as `-p 7000`, `-p7000`, `--port 7000` or `--port=7000`. */
+function flagValues(args: readonly string[], short: string, long: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === short || a === long) {
+      if (i + 1 < args.length) out.push(args[i + 1]!);
+    } else if (a.startsWith(`${long}=`)) out.push(a.slice(long.length + 1));
+    else if (a.startsWith(short) && !a.startsWith('--') && a.length > short.length)
+      out.push(a.slice(short.length));
+  }
+  return out;
+}
+
 /**
- * Refuses a `run` command line that could reach 127.0.0.1:6379: it must name its server with
- * -p/-s/-u, and never port 6379. (Tests that run the CLI in a network namespace bypass this.)
+ * Refuses a `run` or `sysinfo` command line that could reach 127.0.0.1:6379: it must name its
+ * server with -p/-s (or -u with an explicit port), and never port 6379. `sysinfo --no-server` is
+ * held to the same rule, so a bug in it cannot reach the production server either. (Tests that
+ * run the CLI in a network namespace, where 6379 is nobody's, bypass this with guard: false.)
  */
 export function guardTarget(args: readonly string[]): void {
-  if (args[0] !== 'run' || args.includes('--help')) return;
-  const i = args.findIndex((a) => a === '-p' || a === '--port' || a === '-s' || a === '--socket');
-  if (i < 0) throw new Error(`test bug: "${args.join(' ')}" names no server (-p/-s)`);
-  if (args.includes(String(PRODUCTION_PORT))) throw new Error('test bug: never point a test at port 6379');
+  if (!CONNECTING_COMMANDS.has(args[0] ?? '') || args.includes('--help')) return;
+  const ports = flagValues(args, '-p', '--port');
+  const sockets = flagValues(args, '-s', '--socket');
+  const uriPorts = flagValues(args, '-u', '--uri').map((u) => {
+    try {
+      return new URL(u).port;
+    } catch {
+      return '';
+    }
+  });
+  if (ports.length + sockets.length + uriPorts.length === 0)
+    throw new Error(`test bug: "${args.join(' ')}" names no server (-p/-s/-u)`);
+  if (uriPorts.some((p) => p === '' || p === String(PRODUCTION_PORT)))
+    throw new Error('test bug: a -u URI must name its port, and never 6379');
+  if (ports.some((p) => Number(p) === PRODUCTION_PORT) || args.includes(String(PRODUCTION_PORT)))
+    throw new Error('test bug: never point a test at port 6379');
+}
+
+/**
+ * The config directory (REDIS_BENCHDB_CONFIG_DIR) of every CLI this test process spawns unless a
+ * test passes its own: a fresh temp dir, so no test reads or writes ~/.config/redis-benchdb.
+ */
+let sharedConfigDir: string | null = null;
+export function defaultConfigDir(): string {
+  if (!sharedConfigDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rbdb-config-'));
+    // Removed by removeTempDirs(); this is for a test file that ends without calling it.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    sharedConfigDir = dir;
+  }
+  return sharedConfigDir;
+}
+
+/** Temp dirs made by tempDir(); removed by removeTempDirs() (call it in afterAll). */
+const tempDirs: string[] = [];
+
+export async function tempDir(prefix = 'rbdb-cli-'): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  const dirs = tempDirs.splice(0);
+  if (sharedConfigDir) dirs.push(sharedConfigDir);
+  sharedConfigDir = null;
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+}
+
+export interface SpawnOptions {
+  timeoutMs?: number;
+  cwd?: string;
+  command?: string[];
+  guard?: boolean;
+  /** REDIS_BENCHDB_CONFIG_DIR for this CLI (where its signing key lives); default defaultConfigDir(). */
+  configDir?: string;
 }
 
 /** Spawn `node bin.js ...args`; `done` resolves when it exits (SIGKILLed after timeoutMs). */
-export function spawnCli(
-  args: readonly string[],
-  opts: { timeoutMs?: number; cwd?: string; command?: string[]; guard?: boolean } = {},
-): RunningCli {
+export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): RunningCli {
   if (opts.guard !== false) guardTarget(args);
   const [cmd, ...cmdArgs] = opts.command ?? [process.execPath, BIN];
   const started = Date.now();
   const child = spawn(cmd!, [...cmdArgs, ...args], {
     cwd: opts.cwd ?? CLI_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      REDIS_BENCHDB_CONFIG_DIR: opts.configDir ?? defaultConfigDir(),
+      // Belt and braces: were the variable above ignored, the fallback is a temp dir too.
+      XDG_CONFIG_HOME: path.join(opts.configDir ?? defaultConfigDir(), 'xdg'),
+    },
   });
   let out = '';
   let err = '';
@@ -87,10 +164,7 @@ export function spawnCli(
   return { child, stdout: () => out, stderr: () => err, done };
 }
 
-export function runCli(
-  args: readonly string[],
-  opts: { timeoutMs?: number; cwd?: string; command?: string[]; guard?: boolean } = {},
-): Promise<CliResult> {
+export function runCli(args: readonly string[], opts: SpawnOptions = {}): Promise<CliResult> {
   return spawnCli(args, opts).done;
 }
 
@@ -156,4 +230,60 @@ export async function client(server: LaunchedServer, password?: string): Promise
 export async function stopServers(): Promise<void> {
   for (const c of clients.splice(0)) c.disconnect();
   await Promise.all(servers.splice(0).map((s) => s.stop()));
+}
+
+// The default address: with no -h/-p/-s, the CLI talks to 127.0.0.1:6379, the production server
+// on this machine. Tests of that default run the CLI in a new network namespace that has only a
+// loopback interface, where nothing listens on 6379.
+const netns = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { encoding: 'utf8' });
+export const netnsOk = netns.status === 0;
+export const netnsWhy = netnsOk
+  ? ''
+  : `unshare -n is not available here: ${netns.error?.message ?? netns.stderr.trim()}`;
+/** Appended to a test's name when it is skipped for want of a network namespace. */
+export const netnsSkipNote = netnsWhy ? ` (skipped: ${netnsWhy})` : '';
+
+/** Run the CLI in a fresh network namespace (so 127.0.0.1:6379 is not the production server). */
+export function inNetns(
+  args: string[],
+  opts: Omit<SpawnOptions, 'guard' | 'command'> = {},
+): Promise<CliResult> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return runCli([], {
+    ...opts,
+    guard: false,
+    command: ['unshare', '-n', 'sh', '-c', `ip link set lo up && exec ${quoted}`],
+  });
+}
+
+/** redis-server processes listening on this port (redis-server retitles itself `redis-server HOST:PORT`). */
+export function redisServersOnPort(port: number): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes('redis-server') && new RegExp(`:${port}\\b|--port ${port}\\b`).test(cmd))
+        out.push(Number(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** The exit code and output of a CLI, for an assertion's message. */
+export function describeResult(r: { code: number | null; stdout: string; stderr: string }): string {
+  return `exit ${r.code}\n--- stdout ---\n${r.stdout.slice(0, 2000)}\n--- stderr ---\n${r.stderr}`;
+}
+
+/** The whole of stdout must be one result document (what `run --json` prints). */
+export function parseDoc(stdout: string): ResultV1 {
+  if (!stdout.trimStart().startsWith('{')) throw new Error(`stdout is not one JSON document:\n${stdout}`);
+  return JSON.parse(stdout) as ResultV1;
+}
+
+/** A signed result file (what `run --out` writes) and its payload, parsed. */
+export async function readEnvelope(file: string): Promise<{ envelope: EnvelopeV1; payload: ResultV1 }> {
+  const envelope = JSON.parse(await readFile(file, 'utf8')) as EnvelopeV1;
+  return { envelope, payload: JSON.parse(envelope.payload) as ResultV1 };
 }
