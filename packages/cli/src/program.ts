@@ -89,6 +89,10 @@ export function buildProgram(
     .option('--preload', 'write every key of -r before a GET test so reads hit')
     .option('--profile <name>', 'suite profile when no -t is given', 'quick')
     .option('--no-launch', 'never start a throwaway redis-server')
+    .option(
+      '--cloud-metadata',
+      "ask the cloud's metadata service (1 s limit) for the instance type; off by default",
+    )
     .addHelpText('after', RUN_EXAMPLES)
     .action(async (command: string[], opts: Record<string, unknown>, cmd: Command) => {
       process.exitCode = await run(typedFlags(opts, cmd) as RunFlags, command);
@@ -102,6 +106,10 @@ export function buildProgram(
     .helpOption('--help', 'show help')
     .option('--json', 'print the environment block as JSON')
     .option('--no-server', 'describe only this machine')
+    .option(
+      '--cloud-metadata',
+      "ask the cloud's metadata service (1 s limit) for the instance type; off by default",
+    )
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
       process.exitCode = await others.sysinfo(typedFlags(opts, cmd) as SysinfoFlags);
     });
@@ -149,6 +157,7 @@ export interface SysinfoFlags
     | 'sni'
     | 'insecure'
     | 'resp3'
+    | 'cloudMetadata'
   > {
   json?: boolean;
   server?: boolean;

@@ -84,7 +84,9 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     session = await BenchSession.open(plan.target);
     const startedAt = new Date();
     if (mode === 'text') log('describing the machine, the server and the link...');
-    const environment = await collectEnvironment(session, plan.target);
+    const environment = await collectEnvironment(session, plan.target, {
+      cloudMetadata: flags.cloudMetadata === true,
+    });
     if (mode === 'text') {
       const what = plan.cells
         ? `${cells.length} test${cells.length > 1 ? 's' : ''}`

@@ -22,9 +22,9 @@ export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
   try {
     if (flags.server === false) throw new Error('not asked for (--no-server)');
     session = await BenchSession.open(target);
-    env = await collectEnvironment(session, target);
+    env = await collectEnvironment(session, target, { cloudMetadata: flags.cloudMetadata === true });
   } catch (err) {
-    const client = await probeMachine({ serverPid: null });
+    const client = await probeMachine({ serverPid: null, allowNetwork: flags.cloudMetadata === true });
     env = {
       client,
       server: null,

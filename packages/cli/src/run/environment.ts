@@ -9,7 +9,11 @@ const INTRINSIC_LATENCY_MS = 1000;
  * The environment block of a result: the client machine, the server from INFO and CONFIG, and the
  * link between them (its kind, a PING round-trip baseline, the client host's intrinsic latency).
  */
-export async function collectEnvironment(session: BenchSession, target: Target) {
+export async function collectEnvironment(
+  session: BenchSession,
+  target: Target,
+  opts: { cloudMetadata?: boolean } = {},
+) {
   const kind = linkKind({ host: target.host, socket: target.socket ?? null });
   const local = kind !== 'tcp-network';
   const redis = session.control.redis;
@@ -24,7 +28,8 @@ export async function collectEnvironment(session: BenchSession, target: Target) 
   );
   const info = await session.control.info('server').catch(() => ({}) as Record<string, string>);
   const serverPid = local && info.process_id ? Number(info.process_id) : null;
-  const client = await probeMachine({ serverPid });
+  // The cloud metadata service is asked only on request: a run must not reach out unasked.
+  const client = await probeMachine({ serverPid, allowNetwork: opts.cloudMetadata === true });
   const unknown: Record<string, string> = {};
 
   // The round trip of one connection, one request at a time: what the link adds to every request.

@@ -49,6 +49,7 @@ export interface RunFlags {
   profile?: string;
   trials?: string;
   launch?: boolean;
+  cloudMetadata?: boolean;
 }
 
 export interface RunPlan {
