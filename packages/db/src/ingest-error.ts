@@ -1,0 +1,23 @@
+/**
+ * Why a submission was refused. `status` is the HTTP status the server answers with; the CLI maps
+ * `code` to its own exit codes. 413 (too large) is the HTTP layer's to raise, before the body is read.
+ */
+export type IngestErrorCode =
+  | 'MALFORMED_JSON'
+  | 'UNSUPPORTED_SCHEMA'
+  | 'INVALID_ENVELOPE'
+  | 'BAD_SIGNATURE'
+  | 'INVALID_RESULT'
+  | 'IMPLAUSIBLE';
+
+export class IngestError extends Error {
+  override name = 'IngestError';
+
+  constructor(
+    readonly code: IngestErrorCode,
+    readonly status: 400 | 413 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}

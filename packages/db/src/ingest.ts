@@ -1,0 +1,168 @@
+import {
+  ENVELOPE_SCHEMA_ID,
+  type EnvelopeV1,
+  RESULT_SCHEMA_ID,
+  type ResultV1,
+  verifyEnvelope,
+} from '@redis-benchdb/result';
+import type Database from 'better-sqlite3';
+import { contentId, resultPagePath } from './content-id.js';
+import { IngestError } from './ingest-error.js';
+import type { BenchDb } from './open.js';
+import { checkNumbers, checkPlausibility, type PlausibilityProblem } from './plausibility.js';
+import { type CellRow, cellRows, type ResultRow, resultRow, type WarningRow, warningRows } from './rows.js';
+
+/** What a submission may be, and what its payload may be: named in every UNSUPPORTED_SCHEMA message. */
+export const SUPPORTED_SCHEMAS = { envelope: [ENVELOPE_SCHEMA_ID], result: [RESULT_SCHEMA_ID] } as const;
+
+export interface IngestOptions {
+  /** Receipt time: `received_at`, and "now" for the timestamp checks. @default new Date() */
+  now?: Date;
+}
+
+export interface IngestOutcome {
+  /** The content id: hex SHA-256 of the signed payload. */
+  id: string;
+  /** The same result was stored before; nothing was written. */
+  duplicate: boolean;
+  /** Where the site shows it: `/results/<id>/`. */
+  pagePath: string;
+}
+
+/**
+ * Store one signed envelope (`redis-benchdb/envelope.v1`), given as the bytes received. The one way
+ * signed results enter the database: the server, `db:build` and tests all come through here, so the
+ * checks cannot differ between them. Throws IngestError, with nothing written, when refused.
+ *
+ * A result already stored (same payload) is a no-op answering `duplicate: true`, even if it was
+ * retracted: the envelope is public, and replaying it must not undo its owner's retraction.
+ */
+export function ingest(db: BenchDb, body: string | Buffer, opts: IngestOptions = {}): IngestOutcome {
+  const text = typeof body === 'string' ? body : decodeUtf8(body);
+  const parsed = parseJson(text);
+  refuseOtherSchemas(parsed);
+  const verified = verifyEnvelope(parsed);
+  if (!verified.ok) throw refusal(parsed as EnvelopeV1, verified.reason);
+
+  const now = opts.now ?? new Date();
+  const problems = checkPlausibility(verified.result, { now });
+  if (problems.length > 0) throw implausible(problems);
+
+  const envelope = parsed as EnvelopeV1;
+  const id = contentId(envelope.payload);
+  const row = resultRow(verified.result, {
+    id,
+    envelope: text,
+    document: envelope.payload,
+    keyFingerprint: verified.keyFingerprint,
+    receivedAt: now.toISOString(),
+  });
+  const stored = writer(db).immediate(
+    row,
+    cellRows(id, verified.result.cells),
+    warningRows(id, verified.result),
+  );
+  return { id, duplicate: !stored, pagePath: resultPagePath(id) };
+}
+
+type Writer = (row: ResultRow, cells: CellRow[], warnings: WarningRow[]) => boolean;
+const writers = new WeakMap<BenchDb, Database.Transaction<Writer>>();
+
+/**
+ * One transaction per submission: a result is stored with all its cells or not at all. Built once per
+ * database. ON CONFLICT DO NOTHING, not a SELECT first: two processes racing with the same file
+ * both succeed, one of them as the duplicate.
+ */
+function writer(db: BenchDb): Database.Transaction<Writer> {
+  let w = writers.get(db);
+  if (!w) {
+    const st = db.statements;
+    w = db.sqlite.transaction((row: ResultRow, cells: CellRow[], warnings: WarningRow[]) => {
+      if (st.insertResult.run(row).changes === 0) return false;
+      for (const c of cells) st.insertCell.run(c);
+      for (const x of warnings) st.insertWarning.run(x);
+      return true;
+    });
+    writers.set(db, w);
+  }
+  return w;
+}
+
+function decodeUtf8(body: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+  } catch {
+    throw new IngestError('MALFORMED_JSON', 400, 'malformed JSON: the body is not valid UTF-8');
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new IngestError('MALFORMED_JSON', 400, `malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+/** A document of another kind or version fails every later check; say the one thing that matters. */
+function refuseOtherSchemas(doc: unknown): void {
+  if (doc === null || typeof doc !== 'object' || !('schema' in doc)) return; // the envelope schema says what is missing
+  const schema = (doc as { schema: unknown }).schema;
+  if (typeof schema !== 'string' || schema === ENVELOPE_SCHEMA_ID) return;
+  const hint =
+    schema === RESULT_SCHEMA_ID
+      ? ': this is an unsigned result; submit the signed envelope `redis-benchdb run` writes'
+      : '';
+  throw unsupported('submission', schema, SUPPORTED_SCHEMAS.envelope, hint);
+}
+
+/**
+ * Turn verifyEnvelope's reason into a code. It checks, in order: envelope shape, key, signature,
+ * payload JSON, canonical form, result schema; its reasons are matched here by their opening words.
+ * (Were packages/result to give VerifyOutcome a `code`, this would match on that instead.)
+ */
+function refusal(envelope: EnvelopeV1, reason: string): IngestError {
+  if (reason.startsWith('envelope schema:'))
+    return new IngestError(
+      'INVALID_ENVELOPE',
+      422,
+      `invalid envelope: ${reason.replace(/^envelope schema: /, '')}`,
+    );
+  if (reason.startsWith('payload is not canonical')) {
+    // Signed as sent, but JSON.parse read 1e999 as Infinity (which has no canonical form): say so.
+    const numbers = checkNumbers(JSON.parse(envelope.payload));
+    if (numbers.length > 0) return implausible(numbers);
+    return new IngestError('INVALID_ENVELOPE', 422, `invalid envelope: ${reason} (RFC 8785)`);
+  }
+  if (reason.startsWith('payload is not valid JSON'))
+    return new IngestError('INVALID_ENVELOPE', 422, `invalid envelope: ${reason}`);
+  if (reason.startsWith('result schema:')) {
+    const schema = (JSON.parse(envelope.payload) as Partial<ResultV1> | null)?.schema as unknown;
+    if (typeof schema === 'string' && schema !== RESULT_SCHEMA_ID)
+      return unsupported('result', schema, SUPPORTED_SCHEMAS.result, '');
+    return new IngestError(
+      'INVALID_RESULT',
+      422,
+      `invalid result: ${reason.replace(/^result schema: /, '')}`,
+    );
+  }
+  return new IngestError('BAD_SIGNATURE', 422, `bad signature: ${reason}`);
+}
+
+function unsupported(what: string, schema: unknown, supported: readonly string[], hint: string): IngestError {
+  return new IngestError(
+    'UNSUPPORTED_SCHEMA',
+    422,
+    `unsupported ${what} schema ${JSON.stringify(schema)}${hint}; this redis-benchdb supports ${supported.join(', ')} (a newer version may need a newer server)`,
+  );
+}
+
+function implausible(problems: PlausibilityProblem[]): IngestError {
+  const first = problems.slice(0, 3).map((p) => p.message);
+  const more = problems.length - first.length;
+  return new IngestError(
+    'IMPLAUSIBLE',
+    422,
+    `implausible result: ${first.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
+  );
+}

@@ -1,0 +1,211 @@
+import {
+  type Cell,
+  decodeHistogram,
+  type Latency,
+  type ResultV1,
+  type Workload,
+} from '@redis-benchdb/result';
+
+/**
+ * Checks a signed, schema-valid result must still pass before it is stored. A signature proves who
+ * sent a file, not that its figures could have been measured: these catch a broken runner, a hand-
+ * edited file re-signed, and a key holder publishing fiction. Pure: no clock unless given, no I/O.
+ */
+export interface PlausibilityProblem {
+  /** JSON Pointer of the offending value, e.g. `/cells/0/latencyUs/p99Us`. */
+  path: string;
+  /** The path, then why: `/cells/0/latencyUs/p99Us: 300 is below p50Us (434): percentiles cannot decrease`. */
+  message: string;
+}
+
+export interface PlausibilityOptions {
+  /** The time the result is judged at, for "not in the future". @default new Date() */
+  now?: Date;
+}
+
+export const PLAUSIBILITY_LIMITS = {
+  /** Published single-server figures reach a few million ops/s; 50 million is a typo or fiction. */
+  maxOpsPerSec: 50_000_000,
+  /**
+   * Little's law: ops/s = in-flight / mean latency, and in-flight <= connections × pipelineDepth, so
+   * ops/s <= connections × pipelineDepth / minUs. The factor covers clock and histogram rounding
+   * (3 significant digits); anything beyond it was not measured.
+   */
+  littleSlack: 2,
+  /** Before this project and its format existed. */
+  earliest: Date.parse('2020-01-01T00:00:00Z'),
+  /** Clocks drift, but a day ahead of ours is a wrong clock or an invented file. */
+  futureMs: 24 * 3600 * 1000,
+  /** The runner rounds the median and its CI to 2 decimals. */
+  ciToleranceOps: 0.01,
+  /** Past this many problems the file is broken, and listing more helps no one. */
+  maxProblems: 20,
+} as const;
+
+const PERCENTILES = ['p50Us', 'p90Us', 'p95Us', 'p99Us', 'p999Us', 'p9999Us', 'maxUs'] as const;
+
+/**
+ * Every number finite and >= 0. Run on the parsed payload, before anything trusts its types: JSON
+ * can carry `1e999`, which JSON.parse turns into Infinity, and a schema's `minimum: 0` lets it pass.
+ * The one signed field is `crossCheck.observed`, which the format allows to be negative.
+ */
+export function checkNumbers(value: unknown, path = ''): PlausibilityProblem[] {
+  const out: PlausibilityProblem[] = [];
+  walk(value, path, out);
+  return out;
+}
+
+function walk(value: unknown, path: string, out: PlausibilityProblem[]): void {
+  if (out.length >= PLAUSIBILITY_LIMITS.maxProblems) return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push(problem(path, `${value} is not a finite number`));
+    else if (value < 0 && !path.endsWith('/crossCheck/observed'))
+      out.push(problem(path, `${value} is negative (counts, rates and times cannot be)`));
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) walk(v, `${path}/${i}`, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) walk(v, `${path}/${pointerEscape(k)}`, out);
+  }
+}
+
+/** Every problem found, up to `maxProblems`; empty when the result is plausible. */
+export function checkPlausibility(result: ResultV1, opts: PlausibilityOptions = {}): PlausibilityProblem[] {
+  const numbers = checkNumbers(result);
+  if (numbers.length > 0) return numbers; // the checks below would only repeat them as nonsense
+  const out: PlausibilityProblem[] = [];
+  checkTimes(result, (opts.now ?? new Date()).getTime(), out);
+  for (const [i, cell] of result.cells.entries()) checkCell(cell, `/cells/${i}`, out);
+  return out.slice(0, PLAUSIBILITY_LIMITS.maxProblems);
+}
+
+function checkTimes(r: ResultV1, now: number, out: PlausibilityProblem[]): void {
+  const started = Date.parse(r.startedAt);
+  const finished = Date.parse(r.finishedAt);
+  for (const [path, t, text] of [
+    ['/startedAt', started, r.startedAt],
+    ['/finishedAt', finished, r.finishedAt],
+  ] as const) {
+    if (Number.isNaN(t)) out.push(problem(path, `${text} is not a date`));
+    else if (t < PLAUSIBILITY_LIMITS.earliest) out.push(problem(path, `${text} is before 2020-01-01`));
+    else if (t > now + PLAUSIBILITY_LIMITS.futureMs)
+      out.push(problem(path, `${text} is more than 24 h in the future (is the clock right?)`));
+  }
+  if (started > finished)
+    out.push(problem('/finishedAt', `${r.finishedAt} is before startedAt ${r.startedAt}`));
+}
+
+function checkCell(c: Cell, path: string, out: PlausibilityProblem[]): void {
+  if (c.trialCount !== c.trials.length)
+    out.push(problem(`${path}/trialCount`, `${c.trialCount} but the cell has ${c.trials.length} trials`));
+  checkCompleted(c, path, out);
+  const { median, ci95Low, ci95High } = c.opsPerSec;
+  const tol = PLAUSIBILITY_LIMITS.ciToleranceOps;
+  if (median < ci95Low - tol || median > ci95High + tol)
+    out.push(
+      problem(`${path}/opsPerSec/median`, `${median} is outside its 95% CI [${ci95Low}, ${ci95High}]`),
+    );
+  checkRate(median, c.workload, c.latencyUs, `${path}/opsPerSec/median`, out);
+  checkPercentiles(c.latencyUs, `${path}/latencyUs`, out);
+  checkHistogramCount(c.histogram, c.latencyUs.count, `${path}/histogram`, 'latencyUs', out);
+  if (c.responseTimeUs) {
+    checkPercentiles(c.responseTimeUs, `${path}/responseTimeUs`, out);
+    if (c.responseHistogram)
+      checkHistogramCount(
+        c.responseHistogram,
+        c.responseTimeUs.count,
+        `${path}/responseHistogram`,
+        'responseTimeUs',
+        out,
+      );
+  }
+  c.trials.forEach((t, i) => {
+    const tp = `${path}/trials/${i}`;
+    checkCompleted(t, tp, out);
+    checkRate(t.opsPerSec, c.workload, t.latencyUs, `${tp}/opsPerSec`, out);
+    checkPercentiles(t.latencyUs, `${tp}/latencyUs`, out);
+    if (t.responseTimeUs) checkPercentiles(t.responseTimeUs, `${tp}/responseTimeUs`, out);
+  });
+}
+
+function checkCompleted(
+  x: { completed: number; requested: number | null },
+  path: string,
+  out: PlausibilityProblem[],
+) {
+  if (x.requested !== null && x.completed > x.requested)
+    out.push(problem(`${path}/completed`, `${x.completed} is more than the ${x.requested} requested`));
+}
+
+function checkRate(
+  ops: number,
+  w: Workload,
+  latency: Latency,
+  path: string,
+  out: PlausibilityProblem[],
+): void {
+  if (ops > PLAUSIBILITY_LIMITS.maxOpsPerSec) {
+    out.push(
+      problem(
+        path,
+        `${ops} ops/s is more than one server can do (limit ${PLAUSIBILITY_LIMITS.maxOpsPerSec})`,
+      ),
+    );
+    return;
+  }
+  // No latency recorded (a cell cut short), or sub-microsecond: Little's law then bounds nothing.
+  if (latency.count === 0 || latency.minUs <= 0) return;
+  const inFlight = w.connections * w.pipelineDepth;
+  const bound = inFlight / (latency.minUs * 1e-6);
+  if (ops > bound * PLAUSIBILITY_LIMITS.littleSlack)
+    out.push(
+      problem(
+        path,
+        `${ops} ops/s is more than ${PLAUSIBILITY_LIMITS.littleSlack}x what ${w.connections} connections × pipeline ${w.pipelineDepth} can carry when no request is faster than ${latency.minUs} µs (Little's law: at most ${Math.round(bound)} ops/s)`,
+      ),
+    );
+}
+
+function checkPercentiles(l: Latency, path: string, out: PlausibilityProblem[]): void {
+  for (let i = 1; i < PERCENTILES.length; i++) {
+    const lower = PERCENTILES[i - 1]!;
+    const key = PERCENTILES[i]!;
+    if (l[key] < l[lower])
+      out.push(
+        problem(`${path}/${key}`, `${l[key]} is below ${lower} (${l[lower]}): percentiles cannot decrease`),
+      );
+  }
+}
+
+function checkHistogramCount(
+  encoded: string,
+  count: number,
+  path: string,
+  summary: string,
+  out: PlausibilityProblem[],
+): void {
+  let recorded: number;
+  try {
+    const h = decodeHistogram(encoded);
+    recorded = h.totalCount;
+    h.destroy();
+  } catch {
+    out.push(problem(path, 'is not a decodable HdrHistogram'));
+    return;
+  }
+  if (recorded !== count)
+    out.push(
+      problem(
+        path,
+        `holds ${recorded} values but ${summary}.count is ${count}: the summary is not of this histogram`,
+      ),
+    );
+}
+
+function problem(path: string, why: string): PlausibilityProblem {
+  return { path, message: `${path || '(document)'}: ${why}` };
+}
+
+/** JSON Pointer escaping (RFC 6901). */
+function pointerEscape(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}

@@ -1,0 +1,19 @@
+/** Why a retraction was refused; `status` is the HTTP status the server answers with. */
+export type RetractErrorCode =
+  | 'MALFORMED_REQUEST'
+  | 'BAD_SIGNATURE'
+  | 'STALE_REQUEST'
+  | 'NOT_FOUND'
+  | 'NOT_YOUR_RESULT';
+
+export class RetractError extends Error {
+  override name = 'RetractError';
+
+  constructor(
+    readonly code: RetractErrorCode,
+    readonly status: 400 | 403 | 404 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,123 @@
+import type { ResultV1 } from '@redis-benchdb/result';
+import { describe, expect, it } from 'vitest';
+import { checkNumbers, checkPlausibility, PLAUSIBILITY_LIMITS } from '../src/index.js';
+import { NOW, suiteRun, withPipeline } from './fixtures.js';
+
+const paths = (r: ResultV1) => checkPlausibility(r, { now: NOW }).map((p) => p.path);
+
+describe('checkNumbers', () => {
+  it('finds non-finite and negative numbers by path', () => {
+    expect(checkNumbers({ a: [1, Number.POSITIVE_INFINITY], b: { c: -1, d: Number.NaN } })).toEqual([
+      { path: '/a/1', message: '/a/1: Infinity is not a finite number' },
+      { path: '/b/c', message: '/b/c: -1 is negative (counts, rates and times cannot be)' },
+      { path: '/b/d', message: '/b/d: NaN is not a finite number' },
+    ]);
+  });
+
+  it('lets crossCheck.observed be negative, as the format allows', () => {
+    expect(checkNumbers({ crossCheck: { observed: -3 } })).toEqual([]);
+    expect(checkNumbers({ crossCheck: { observed: Number.NEGATIVE_INFINITY } })).toHaveLength(1);
+  });
+
+  it('escapes keys as JSON Pointer does', () => {
+    expect(checkNumbers({ 'a/b~c': -1 })[0]?.path).toBe('/a~1b~0c');
+  });
+});
+
+describe('checkPlausibility', () => {
+  it('passes the example results', () => {
+    expect(checkPlausibility(suiteRun(), { now: NOW })).toEqual([]);
+    const deep = suiteRun();
+    withPipeline(deep, 16);
+    expect(checkPlausibility(deep, { now: NOW })).toEqual([]);
+  });
+
+  it('bounds ops/s by Little law: connections × pipeline / min latency', () => {
+    const r = suiteRun();
+    const c = r.cells[0]!; // 50 connections, pipeline 1, minUs 175: at most 285,714 ops/s
+    const bound = (50 * 1) / 175e-6;
+    c.opsPerSec = { median: bound * 1.9, ci95Low: bound * 1.9, ci95High: bound * 1.9, cv: null };
+    expect(paths(r)).toEqual([]);
+    c.opsPerSec = { median: bound * 2.1, ci95Low: bound * 2.1, ci95High: bound * 2.1, cv: null };
+    expect(paths(r)).toEqual(['/cells/0/opsPerSec/median']);
+    // A deeper pipeline carries more.
+    c.workload.pipelineDepth = 16;
+    expect(paths(r)).toEqual([]);
+  });
+
+  it('checks each trial against its own latency', () => {
+    const r = suiteRun();
+    r.cells[0]!.trials[2]!.opsPerSec = 10_000_000;
+    expect(paths(r)).toEqual(['/cells/0/trials/2/opsPerSec']);
+  });
+
+  it('refuses more than 50 million ops/s whatever the latency says', () => {
+    const r = suiteRun();
+    const c = r.cells[0]!;
+    c.workload.connections = 10_000;
+    c.workload.pipelineDepth = 1000;
+    c.opsPerSec = { median: 60e6, ci95Low: 60e6, ci95High: 60e6, cv: null };
+    const problems = checkPlausibility(r, { now: NOW });
+    expect(problems.map((p) => p.path)).toEqual(['/cells/0/opsPerSec/median']);
+    expect(problems[0]?.message).toContain(`limit ${PLAUSIBILITY_LIMITS.maxOpsPerSec}`);
+  });
+
+  it('skips Little law when no latency was recorded', () => {
+    const r = suiteRun();
+    const t = r.cells[0]!.trials[0]!;
+    t.latencyUs = { ...t.latencyUs, count: 0, minUs: 0 };
+    t.opsPerSec = 40_000_000;
+    expect(paths(r)).toEqual([]);
+  });
+
+  it('wants completed <= requested for the cell and each trial', () => {
+    const r = suiteRun();
+    r.cells[1]!.requested = 10;
+    r.cells[1]!.trials[1]!.requested = 10;
+    expect(paths(r)).toEqual(['/cells/1/completed', '/cells/1/trials/1/completed']);
+  });
+
+  it('wants percentiles that do not decrease', () => {
+    const r = suiteRun();
+    r.cells[0]!.latencyUs.maxUs = 1;
+    r.cells[1]!.trials[0]!.latencyUs.p90Us = 1;
+    expect(paths(r)).toEqual(['/cells/0/latencyUs/maxUs', '/cells/1/trials/0/latencyUs/p90Us']);
+  });
+
+  it('wants the median inside its confidence interval', () => {
+    const r = suiteRun();
+    r.cells[0]!.opsPerSec.ci95Low = 120_000;
+    r.cells[0]!.opsPerSec.ci95High = 130_000;
+    expect(paths(r)).toEqual(['/cells/0/opsPerSec/median']);
+  });
+
+  it('wants the histogram to hold latencyUs.count values, and to decode', () => {
+    const r = suiteRun();
+    r.cells[0]!.latencyUs.count = 5;
+    r.cells[1]!.histogram = 'AAAAAAAA';
+    const problems = checkPlausibility(r, { now: NOW });
+    expect(problems.map((p) => p.message)).toEqual([
+      '/cells/0/histogram: holds 670459 values but latencyUs.count is 5: the summary is not of this histogram',
+      '/cells/1/histogram: is not a decodable HdrHistogram',
+    ]);
+  });
+
+  it('wants sane timestamps', () => {
+    const r = suiteRun();
+    r.startedAt = '2019-12-31T23:59:59Z';
+    expect(paths(r)).toEqual(['/startedAt']);
+    r.startedAt = '2025-03-07T12:00:00Z'; // within a day of NOW, but after finishedAt
+    expect(paths(r)).toEqual(['/finishedAt']);
+    r.startedAt = r.finishedAt;
+    expect(paths(r)).toEqual([]);
+    expect(
+      checkPlausibility(suiteRun(), { now: new Date('2025-03-02T00:00:00Z') }).map((p) => p.path),
+    ).toEqual(['/startedAt', '/finishedAt']);
+  });
+
+  it('reports the non-finite number and nothing that follows from it', () => {
+    const r = suiteRun();
+    r.cells[0]!.latencyUs.p50Us = Number.POSITIVE_INFINITY;
+    expect(paths(r)).toEqual(['/cells/0/latencyUs/p50Us']);
+  });
+});
