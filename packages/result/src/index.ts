@@ -8,6 +8,17 @@ export {
   workloadFingerprint,
 } from './fingerprint.js';
 export type {
+  ImportedCell,
+  ImportedLatency,
+  ImportedMachine,
+  ImportedServer,
+  ImportedSha256,
+  ImportedSource,
+  ImportedTool,
+  ImportedV1,
+  ImportedWorkload,
+} from './generated/imported-v1.js';
+export type {
   Base64Histogram,
   Cell,
   CpuList,
@@ -26,7 +37,7 @@ export type {
   Warning,
   Workload,
 } from './generated/result-v1.js';
-export { envelopeV1Schema, resultV1Schema } from './generated/schemas.js';
+export { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
 export {
   createLatencyHistogram,
   decodeHistogram,
@@ -38,12 +49,36 @@ export {
   summarizeHistogram,
 } from './histogram.js';
 export {
+  ImportError,
+  type ImportOptions,
+  msToUs,
+  sha256Of,
+  terminalText,
+} from './import/common.js';
+export { memtierWorkload, parseMemtierJson } from './import/memtier.js';
+export {
+  importPublishedRedisBenchmark,
+  type PublishedRedisBenchmarkInput,
+  QUOTE_SEPARATOR,
+  quoteExcerpts,
+} from './import/published.js';
+export {
+  type DistributionLine,
+  findRedisBenchmarkCommand,
+  parseRedisBenchmarkCsv,
+  parseRedisBenchmarkText,
+  percentileFromDistribution,
+  redisBenchmarkFlags,
+} from './import/redis-benchmark.js';
+export {
   ENVELOPE_SCHEMA_ID,
+  IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,
   RESULT_SCHEMA_ID,
   type ValidationError,
   type ValidationOutcome,
   validateEnvelope,
+  validateImported,
   validateResult,
 } from './schema.js';
 export {

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { envelopeV1Schema, resultV1Schema } from './generated/schemas.js';
+import { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
 
 // ajv and ajv-formats are CommonJS: under NodeNext the default import is `module.exports`, which
 // TypeScript types as the module namespace; the class and the plugin are its `default` property.
@@ -10,6 +10,7 @@ const addFormats = addFormatsModule.default;
 
 export const RESULT_SCHEMA_ID = 'redis-benchdb/result.v1';
 export const ENVELOPE_SCHEMA_ID = 'redis-benchdb/envelope.v1';
+export const IMPORTED_SCHEMA_ID = 'redis-benchdb/imported.v1';
 
 export interface ValidationError {
   /** JSON Pointer of the offending value, e.g. `/cells/0/opsPerSec/median`; '' is the document. */
@@ -23,14 +24,20 @@ export type ValidationOutcome = { ok: true } | { ok: false; errors: ValidationEr
 /** At most this many errors are reported: the first ones say enough, and a broken file can have thousands. */
 export const MAX_VALIDATION_ERRORS = 20;
 
-let compiled: { result: ValidateFunction; envelope: ValidateFunction } | undefined;
+let compiled:
+  | { result: ValidateFunction; envelope: ValidateFunction; imported: ValidateFunction }
+  | undefined;
 
-/** Both schemas, compiled on first use (compiling costs ~10 ms; most importers never validate). */
+/** The schemas, compiled on first use (compiling costs ~10 ms; most importers never validate). */
 function validators() {
   if (!compiled) {
     const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats(ajv);
-    compiled = { result: ajv.compile(resultV1Schema), envelope: ajv.compile(envelopeV1Schema) };
+    compiled = {
+      result: ajv.compile(resultV1Schema),
+      envelope: ajv.compile(envelopeV1Schema),
+      imported: ajv.compile(importedV1Schema),
+    };
   }
   return compiled;
 }
@@ -43,6 +50,11 @@ export function validateResult(doc: unknown): ValidationOutcome {
 /** Check a signed envelope's shape against `schemas/envelope.v1.schema.json` (not its signature). */
 export function validateEnvelope(doc: unknown): ValidationOutcome {
   return wrongSchema(doc, ENVELOPE_SCHEMA_ID) ?? run(validators().envelope, doc);
+}
+
+/** Check an imported result (another tool's output or a published document's figures) against `schemas/imported.v1.schema.json`. */
+export function validateImported(doc: unknown): ValidationOutcome {
+  return wrongSchema(doc, IMPORTED_SCHEMA_ID) ?? run(validators().imported, doc);
 }
 
 /**
@@ -84,14 +96,16 @@ function describeErrors(raw: ErrorObject[]): ValidationError[] {
  * A nullable reference is `anyOf: [{$ref}, {type: 'null'}]`. When the value is an object with a
  * defect inside, Ajv also reports "must be null" and "must match a schema in anyOf" at the value
  * itself: true but noise next to the real error further down, so they are dropped when one exists.
+ * So is an `if` that failed (`must match "then" schema`) beside the `then` error that says what.
  */
 function isNullBranchNoise(e: ErrorObject, all: ErrorObject[]): boolean {
   const nullBranch = e.keyword === 'type' && e.params.type === 'null';
-  if (!nullBranch && e.keyword !== 'anyOf') return false;
+  if (!nullBranch && e.keyword !== 'anyOf' && e.keyword !== 'if') return false;
   return all.some(
     (o) =>
       o !== e &&
       o.keyword !== 'anyOf' &&
+      o.keyword !== 'if' &&
       !(o.keyword === 'type' && o.params.type === 'null') &&
       (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)),
   );

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generate } from '../../../scripts/gen-result-types.mjs';
-import { MAX_VALIDATION_ERRORS, type ResultV1, validateEnvelope, validateResult } from '../src/index.js';
+import {
+  MAX_VALIDATION_ERRORS,
+  type ResultV1,
+  validateEnvelope,
+  validateImported,
+  validateResult,
+} from '../src/index.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const examples = (dir: string) => new URL(`schemas/examples/${dir}/`, ROOT);
@@ -15,9 +21,9 @@ const jsonFiles = (dir: string) =>
 /** Choose the schema by the document's own `schema` field, as the ingest does. */
 function validate(doc: unknown) {
   const kind = (doc as { schema?: unknown }).schema;
-  return typeof kind === 'string' && kind.startsWith('redis-benchdb/envelope.')
-    ? validateEnvelope(doc)
-    : validateResult(doc);
+  if (typeof kind === 'string' && kind.startsWith('redis-benchdb/envelope.')) return validateEnvelope(doc);
+  if (typeof kind === 'string' && kind.startsWith('redis-benchdb/imported.')) return validateImported(doc);
+  return validateResult(doc);
 }
 
 describe('valid examples', () => {
@@ -26,6 +32,7 @@ describe('valid examples', () => {
     const kinds = files.map((f) => (readJson(new URL(f, examples('valid'))) as { schema: string }).schema);
     expect(kinds.filter((k) => k === 'redis-benchdb/result.v1').length).toBeGreaterThanOrEqual(2);
     expect(kinds).toContain('redis-benchdb/envelope.v1');
+    expect(kinds).toContain('redis-benchdb/imported.v1');
   });
   it.each(files)('%s validates', (file) => {
     expect(validate(readJson(new URL(file, examples('valid'))))).toEqual({ ok: true });
@@ -105,7 +112,7 @@ describe('validation messages', () => {
 describe('generated files', () => {
   it('are up to date with schemas/ (run `pnpm gen:types`)', async () => {
     const files: Record<string, string> = await generate();
-    expect(Object.keys(files).length).toBe(2);
+    expect(Object.keys(files).length).toBe(3);
     for (const [path, content] of Object.entries(files)) {
       expect(readFileSync(new URL(path, ROOT), 'utf8'), `${path} is stale: run pnpm gen:types`).toBe(content);
     }
