@@ -8,6 +8,7 @@ export {
   SUPPORTED_SCHEMAS,
 } from './ingest.js';
 export { IngestError, type IngestErrorCode } from './ingest-error.js';
+export { ingestImported } from './ingest-imported.js';
 export { applyMigrations, checkMigrated, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 export { type BenchDb, DEFAULT_OPEN_OPTIONS, type OpenOptions, openDatabase } from './open.js';
 export {

@@ -1,0 +1,64 @@
+// pnpm db:build [--db PATH]: build the SQLite database from the result files in data/, through the
+// same ingest() and ingestImported() the service and the CLI use, so a file that would be refused
+// there fails the build here. The database is built in a temporary file and moved into place, so a
+// failed build never leaves a half-written database where the site reads one.
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { openDatabase, ingest, ingestImported, count, integrityCheck } = await import(
+  new URL('../packages/db/dist/index.js', import.meta.url)
+);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: { db: { type: 'string', default: join(root, 'data/benchdb.sqlite') } },
+});
+const target = values.db;
+const tmp = `${target}.${process.pid}.tmp`;
+
+function* jsonFiles(dir) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* jsonFiles(path);
+    else if (name.endsWith('.json')) yield path;
+  }
+}
+
+const db = openDatabase(tmp);
+let failed = 0;
+let stored = 0;
+try {
+  for (const file of jsonFiles(join(root, 'data'))) {
+    const text = readFileSync(file, 'utf8');
+    const schema = JSON.parse(text).schema;
+    try {
+      if (schema === 'redis-benchdb/envelope.v1') ingest(db, text);
+      else if (schema === 'redis-benchdb/imported.v1') ingestImported(db, text);
+      else
+        throw new Error(
+          `not a result file (schema ${JSON.stringify(schema)}): data/ holds signed envelopes and imported.v1 documents`,
+        );
+      stored++;
+    } catch (err) {
+      failed++;
+      console.error(`db:build: ${relative(root, file)}: ${err.message}`);
+    }
+  }
+  const check = integrityCheck(db);
+  if (check.join() !== 'ok') throw new Error(`integrity check failed: ${check.join('; ')}`);
+  const totals = count(db);
+  db.close();
+  if (failed > 0) {
+    rmSync(tmp, { force: true });
+    console.error(`db:build: ${failed} file(s) refused; ${relative(root, target)} left as it was`);
+    process.exit(1);
+  }
+  for (const suffix of ['-wal', '-shm']) if (existsSync(`${target}${suffix}`)) rmSync(`${target}${suffix}`);
+  renameSync(tmp, target);
+  console.log(`db:build: ${stored} results, ${totals.cells} cells -> ${relative(root, target) || target}`);
+} catch (err) {
+  db.close?.();
+  rmSync(tmp, { force: true });
+  throw err;
+}
