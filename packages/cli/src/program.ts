@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { ImportFlags } from './commands/import.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 import type { RunFlags } from './run/parse-options.js';
 import { VERSION } from './version.js';
@@ -116,6 +117,25 @@ export function buildProgram(
   addTargetOptions(sysinfo);
 
   program
+    .command('import')
+    .description(
+      'store redis-benchmark output (text, -q or --csv) or memtier_benchmark JSON as imported results',
+    )
+    .helpOption('--help', 'show help')
+    .argument('<file...>', 'files to import')
+    .option(
+      '--db <path>',
+      'the SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
+    )
+    .option('--format <format>', 'auto, redis-benchmark, redis-benchmark-csv, memtier or imported', 'auto')
+    .option('--title <text>', 'the source to name (default: the file name)')
+    .option('--url <url>', 'where the output was published, if it was')
+    .option('--json', 'print each stored id as JSON')
+    .action(async (files: string[], opts: Record<string, unknown>) => {
+      process.exitCode = await others.import(files, opts as ImportFlags);
+    });
+
+  program
     .command('keygen')
     .description(
       'create the Ed25519 key that signs your results (stored with mode 0600 in your config directory)',
@@ -164,6 +184,7 @@ export interface SysinfoFlags
 }
 
 export interface OtherCommands {
+  import(files: string[], flags: ImportFlags): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
@@ -171,6 +192,7 @@ export interface OtherCommands {
 
 /** Commands are loaded when used, so `--help` and `run` start without loading the others. */
 const LAZY_COMMANDS: OtherCommands = {
+  import: async (files, f) => (await import('./commands/import.js')).importCommand(files, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),

@@ -9,8 +9,8 @@ import { type CellRow, majorMinor, type ResultRow } from './rows.js';
 /**
  * Store one imported result (`redis-benchdb/imported.v1`): figures a tool printed or a document
  * published, unsigned, with their source named. The one way imported results enter the database
- * (`redis-benchdb import` and `pnpm db:build`). Its id is the SHA-256 of its canonical JSON, so the
- * same import twice is a no-op. What the source does not state stays null: in particular the
+ * (`redis-benchdb import` and `pnpm db:build`). Its id is the SHA-256 of its canonical JSON without
+ * the import time, so the same import twice is a no-op. What the source does not state stays null: in particular the
  * workload fingerprint, because a partial workload must not look comparable to a complete one.
  */
 export function ingestImported(
@@ -51,7 +51,8 @@ export function ingestImported(
   }
   const imported = doc as ImportedV1;
   const document = canonicalJson(imported);
-  const id = contentId(document);
+  // The id leaves out when the import happened: the same file imported twice is one result.
+  const id = contentId(canonicalJson({ ...imported, source: { ...imported.source, importedAt: null } }));
   const now = opts.now ?? new Date();
   const version = majorMinor(imported.server.version);
   const published = imported.source.publishedAt ? new Date(imported.source.publishedAt) : null;

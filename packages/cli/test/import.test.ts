@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findCells, openDatabase } from '../../db/dist/index.js';
+import { removeTempDirs, runCli, stopServers, tempDir, testServer } from './helpers/cli.js';
+
+const execFileP = promisify(execFile);
+
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
+
+describe('redis-benchdb import', () => {
+  it('stores real redis-benchmark output with the figures the tool printed', async () => {
+    const server = await testServer();
+    const dir = await tempDir();
+    const db = path.join(dir, 'bench.sqlite');
+    const run = (extra: string[]) =>
+      execFileP('redis-benchmark', ['-p', String(server.port), '-t', 'set,get', '-n', '20000', ...extra], {
+        encoding: 'utf8',
+      });
+    const csv = path.join(dir, 'out.csv');
+    const quiet = path.join(dir, 'out-q.txt');
+    const csvText = (await run(['--csv'])).stdout;
+    const quietText = (await run(['-q'])).stdout;
+    await writeFile(csv, csvText);
+    await writeFile(quiet, quietText);
+
+    const res = await runCli(['import', '--db', db, '--json', csv, quiet]);
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as { results: { ok: boolean; id: string; cells: number }[] };
+    expect(out.results.map((r) => r.ok)).toEqual([true, true]);
+
+    // The tool's own figures, read independently of the parser.
+    const csvRps = Object.fromEntries(
+      [...csvText.matchAll(/^"(\w+)","([\d.]+)"/gm)].map((m) => [m[1]!, Number(m[2])]),
+    );
+    const qRps = Object.fromEntries(
+      [...quietText.matchAll(/(\w+): ([\d.]+) requests per second/g)].map((m) => [m[1]!, Number(m[2])]),
+    );
+    const opened = openDatabase(db, { readonly: true });
+    for (const test of ['SET', 'GET']) {
+      const stored = findCells(opened, { test }).map((c) => c.opsMedian);
+      expect(stored).toContain(csvRps[test]);
+      expect(stored).toContain(qRps[test]);
+    }
+    opened.close();
+
+    const again = await runCli(['import', '--db', db, csv]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('already stored as');
+  });
+
+  it('refuses a file that holds no result, naming it, and exits 1', async () => {
+    const dir = await tempDir();
+    const junk = path.join(dir, 'notes.txt');
+    await writeFile(junk, 'hello\n');
+    const res = await runCli(['import', '--db', path.join(dir, 'b.sqlite'), junk]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/notes\.txt: FAILED: no redis-benchmark result/);
+  });
+});
