@@ -136,6 +136,19 @@ export function buildProgram(
     });
 
   program
+    .command('export')
+    .description('print every listed result of the database, one JSON document per line (open data)')
+    .helpOption('--help', 'show help')
+    .option(
+      '--db <path>',
+      'the SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
+    )
+    .option('--jsonl', 'one result per line: signed envelopes and imported documents')
+    .action(async (opts: { db?: string; jsonl?: boolean }) => {
+      process.exitCode = await others.export(opts);
+    });
+
+  program
     .command('keygen')
     .description(
       'create the Ed25519 key that signs your results (stored with mode 0600 in your config directory)',
@@ -185,6 +198,7 @@ export interface SysinfoFlags
 
 export interface OtherCommands {
   import(files: string[], flags: ImportFlags): Promise<number>;
+  export(flags: { db?: string; jsonl?: boolean }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
@@ -193,6 +207,7 @@ export interface OtherCommands {
 /** Commands are loaded when used, so `--help` and `run` start without loading the others. */
 const LAZY_COMMANDS: OtherCommands = {
   import: async (files, f) => (await import('./commands/import.js')).importCommand(files, f),
+  export: async (f) => (await import('./commands/export.js')).exportCommand(f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),

@@ -22,6 +22,8 @@ export {
   type Counts,
   count,
   DEFAULT_LIST_OPTIONS,
+  type ExportedResult,
+  exportResults,
   getEnvelope,
   integrityCheck,
   type ListOptions,

@@ -62,3 +62,27 @@ export function count(db: BenchDb): Counts {
 export function integrityCheck(db: BenchDb): string[] {
   return (db.sqlite.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
 }
+
+export interface ExportedResult {
+  id: string;
+  kind: 'signed' | 'imported';
+  /** Signed results: the envelope as stored, so anyone can verify it. */
+  envelope?: unknown;
+  /** Imported results: the imported.v1 document. */
+  document?: unknown;
+}
+
+/** Every listed (not retracted) result, oldest first, for open data: `redis-benchdb export --jsonl`. */
+export function* exportResults(db: BenchDb): Generator<ExportedResult> {
+  const rows = db.sqlite
+    .prepare<[], { id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }>(
+      'SELECT id, kind, envelope, document FROM results WHERE retracted_at IS NULL ORDER BY received_at, id',
+    )
+    .iterate();
+  for (const r of rows) {
+    // Parsing and re-serialising the envelope keeps its payload string byte for byte: it still verifies.
+    yield r.kind === 'signed'
+      ? { id: r.id, kind: r.kind, envelope: JSON.parse(r.envelope!) }
+      : { id: r.id, kind: r.kind, document: JSON.parse(r.document) };
+  }
+}

@@ -66,17 +66,21 @@ export function summarizeHistogram(h: Histogram): LatencySummaryUs {
       maxUs: 0,
     };
   }
+  // getValueAtPercentile answers with the top of the value's bucket, which can lie above the
+  // largest value recorded; a percentile is never above the maximum, so cap it there.
+  const maxUs = h.maxValue;
+  const at = (p: number) => Math.min(h.getValueAtPercentile(p), maxUs);
   return {
     count,
     minUs: h.minNonZeroValue,
     meanUs: round3(h.mean),
-    p50Us: h.getValueAtPercentile(50),
-    p90Us: h.getValueAtPercentile(90),
-    p95Us: h.getValueAtPercentile(95),
-    p99Us: h.getValueAtPercentile(99),
-    p999Us: h.getValueAtPercentile(99.9),
-    p9999Us: h.getValueAtPercentile(99.99),
-    maxUs: h.maxValue,
+    p50Us: at(50),
+    p90Us: at(90),
+    p95Us: at(95),
+    p99Us: at(99),
+    p999Us: at(99.9),
+    p9999Us: at(99.99),
+    maxUs,
   };
 }
 

@@ -1,0 +1,23 @@
+import { once } from 'node:events';
+import { defaultDatabasePath, exportResults, openDatabase } from '@redis-benchdb/db';
+import { CliError, EXIT_USAGE } from '../errors.js';
+
+/**
+ * `redis-benchdb export --jsonl`: the open data, one result per line. Signed results are exported
+ * as their envelopes, so anyone can verify them with `redis-benchdb verify`; imported ones as the
+ * imported.v1 document naming their source. Retracted results are left out.
+ */
+export async function exportCommand(flags: { db?: string; jsonl?: boolean }): Promise<number> {
+  if (!flags.jsonl)
+    throw new CliError('choose a format: --jsonl (one JSON result per line)', 'ERR_USAGE', EXIT_USAGE);
+  const db = openDatabase(flags.db ?? defaultDatabasePath(), { readonly: true });
+  try {
+    for (const r of exportResults(db)) {
+      // Respect back-pressure: a large database piped into a slow consumer must not fill memory.
+      if (!process.stdout.write(`${JSON.stringify(r)}\n`)) await once(process.stdout, 'drain');
+    }
+  } finally {
+    db.close();
+  }
+  return 0;
+}
