@@ -1,0 +1,69 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { replyNotFound, replyWithError } from './error-reply.js';
+import { HttpError } from './http-error.js';
+import { IngestQueue } from './ingest-queue.js';
+import { KeyBudget } from './key-budget.js';
+import { type AppOptions, resolveAppOptions } from './options.js';
+import { healthRoutes } from './routes/health.js';
+import { resultsRoutes } from './routes/results.js';
+import { retractRoutes } from './routes/retract.js';
+
+/**
+ * The ingest service over an open database:
+ *
+ * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath }`, or 200 with `duplicate: true`
+ * - `GET /api/v1/results/:id`: the envelope as received; 404 unknown, 410 retracted
+ * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
+ * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion }`
+ *
+ * Every error is `{ error: { code, message } }`. The caller owns the database and closes it after
+ * the app.
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const o = resolveAppOptions(options);
+  const app = Fastify({
+    logger: o.logger,
+    bodyLimit: o.bodyLimitBytes,
+    // A client that trickles its request (slowloris) or goes silent holds a socket: bound both.
+    requestTimeout: o.requestTimeoutMs,
+    connectionTimeout: o.requestTimeoutMs,
+  });
+
+  // The body as the bytes received, not parsed: the signature covers the payload's exact bytes, the
+  // envelope is stored as received, and ingest decodes UTF-8 strictly (a string parser would turn
+  // invalid bytes into U+FFFD, and a bad encoding into a "bad signature").
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.setErrorHandler(replyWithError);
+  app.setNotFoundHandler(replyNotFound);
+
+  // Per client address, on every route, before the body is read: the cheap first line. Behind a
+  // reverse proxy every request comes from the proxy's address: that needs fastify's trustProxy.
+  app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    max: o.rateLimit.perIpPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(
+        'RATE_LIMITED',
+        429,
+        `more than ${context.max} requests a minute from this address; retry in ${context.after}`,
+      ),
+  });
+
+  const queue = new IngestQueue(o.db);
+  const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
+  // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
+  app.register(async (scope) => {
+    resultsRoutes(scope, { db: o.db, queue, keys });
+    retractRoutes(scope, { db: o.db });
+    healthRoutes(scope, { db: o.db });
+  });
+  return app;
+}

@@ -1,0 +1,13 @@
+export { buildApp } from './app.js';
+export type { ErrorBody } from './error-reply.js';
+export { HttpError } from './http-error.js';
+export { IngestQueue, MAX_BATCH } from './ingest-queue.js';
+export { KeyBudget, peekKeyFingerprint } from './key-budget.js';
+export {
+  type AppOptions,
+  DEFAULT_APP_OPTIONS,
+  type RateLimitOptions,
+  type ResolvedAppOptions,
+  resolveAppOptions,
+} from './options.js';
+export { DEFAULT_SERVE_OPTIONS, type RunningServer, type ServeOptions, startServer } from './serve.js';

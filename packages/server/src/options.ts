@@ -1,0 +1,51 @@
+import type { BenchDb } from '@redis-benchdb/db';
+
+export interface RateLimitOptions {
+  /** Requests of any kind from one client address, per minute. @default 600 */
+  perIpPerMinute?: number;
+  /** Submissions signed by one key, per minute. @default 300 */
+  perKeyPerMinute?: number;
+}
+
+export interface AppOptions {
+  /** The open database the service writes to and reads from; the caller opens and closes it. */
+  db: BenchDb;
+  /** The largest request body accepted; bigger ones are answered 413 without being read. @default 4 MiB */
+  bodyLimitBytes?: number;
+  rateLimit?: RateLimitOptions;
+  /** Time to receive a whole request, and the longest a connection may sit idle. @default 10_000 */
+  requestTimeoutMs?: number;
+  /** Log every request (pino, to stdout). @default false */
+  logger?: boolean;
+}
+
+export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit'>> & {
+  rateLimit: Required<RateLimitOptions>;
+};
+
+export const DEFAULT_APP_OPTIONS = {
+  // A result with a few hundred cells and their histograms is well under 1 MiB; 4 leaves room.
+  bodyLimitBytes: 4 * 1024 * 1024,
+  rateLimit: { perIpPerMinute: 600, perKeyPerMinute: 300 },
+  requestTimeoutMs: 10_000,
+  logger: false,
+} as const satisfies Omit<ResolvedAppOptions, 'db'>;
+
+/** Defaults filled in and every number checked, once, before the server exists. */
+export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
+  const o: ResolvedAppOptions = {
+    ...DEFAULT_APP_OPTIONS,
+    ...opts,
+    rateLimit: { ...DEFAULT_APP_OPTIONS.rateLimit, ...opts.rateLimit },
+  };
+  positiveInteger('bodyLimitBytes', o.bodyLimitBytes);
+  positiveInteger('requestTimeoutMs', o.requestTimeoutMs);
+  positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
+  positiveInteger('rateLimit.perKeyPerMinute', o.rateLimit.perKeyPerMinute);
+  return o;
+}
+
+function positiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new RangeError(`invalid ${name}: ${value} (a positive integer)`);
+}

@@ -1,0 +1,195 @@
+// Real signed envelopes, real SQLite files in temp dirs and the real service, shared by the tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+// The server does not depend on packages/result (server → db only); its tests sign like a client.
+import {
+  canonicalJson,
+  type EnvelopeV1,
+  generateSigningKey,
+  keyFingerprint,
+  publicKeyFromPrivate,
+  type ResultV1,
+  rawPublicKey,
+  type SigningKey,
+  signResult,
+} from '../../result/dist/index.js';
+
+const examples = new URL('../../../schemas/examples/valid/', import.meta.url);
+const suiteRunText = readFileSync(new URL('suite-run.json', examples), 'utf8');
+const minimalText = readFileSync(new URL('minimal.json', examples), 'utf8');
+
+export const key: SigningKey = generateSigningKey();
+export const otherKey: SigningKey = generateSigningKey();
+
+/** schemas/examples/valid/suite-run.json: Redis 7.4.1, SET and GET at P1, three trials each. */
+export function suiteRun(): ResultV1 {
+  return JSON.parse(suiteRunText) as ResultV1;
+}
+
+/** The example with a distinct keyPrefix, so that each `n` is a different result (a different id). */
+export function variant(n: number, edit?: (r: ResultV1) => void): ResultV1 {
+  const r = suiteRun();
+  r.keyPrefix = `rbdb:${n.toString(16).padStart(6, '0')}:`;
+  edit?.(r);
+  return r;
+}
+
+export function envelope(r: ResultV1, k: SigningKey = key): EnvelopeV1 {
+  return signResult(r, k.privateKeyPem);
+}
+
+/** The body a client sends. */
+export function body(r: ResultV1, k: SigningKey = key): string {
+  return JSON.stringify(envelope(r, k), null, 2);
+}
+
+/** An envelope around any payload text, validly signed: for payloads signResult refuses. */
+export function signPayload(payload: string, k: SigningKey = key): string {
+  const raw = rawPublicKey(publicKeyFromPrivate(k.privateKeyPem));
+  const env: EnvelopeV1 = {
+    schema: 'redis-benchdb/envelope.v1',
+    payload,
+    signature: sign(null, Buffer.from(payload, 'utf8'), createPrivateKey(k.privateKeyPem)).toString('base64'),
+    publicKey: raw.toString('base64'),
+    keyFingerprint: keyFingerprint(raw),
+  };
+  return JSON.stringify(env);
+}
+
+/**
+ * schemas/examples/valid/minimal.json (one SET cell, ~5 KiB signed), made plausible: its trial says
+ * maxUs 3724 under p9999Us 3725, which the database's percentile check refuses (see the report).
+ */
+function smallResult(): ResultV1 {
+  const r = JSON.parse(minimalText) as ResultV1;
+  const trial = r.cells[0]!.trials[0]!.latencyUs;
+  trial.maxUs = Math.max(trial.maxUs, trial.p9999Us);
+  return r;
+}
+
+/**
+ * `n` distinct signed submissions of one small result, one key: run i started i seconds after the
+ * example. Built from one canonical payload by replacing the two timestamps in its text (a string
+ * value changed in place keeps the text canonical) and signing with node:crypto: ~0.05 ms each,
+ * against ~1 ms for signResult's validate-and-canonicalise.
+ */
+export function submissions(n: number, k: SigningKey = key): string[] {
+  const r = smallResult();
+  const payload = canonicalJson(r);
+  const fields = (['startedAt', 'finishedAt'] as const).map((name) => {
+    const text = `"${name}":"${r[name]}"`;
+    if (payload.split(text).length !== 2) throw new Error(`expected one ${text} in the payload`);
+    return { name, text, at: Date.parse(r[name]) };
+  });
+  const privateKey = createPrivateKey(k.privateKeyPem);
+  const raw = rawPublicKey(publicKeyFromPrivate(k.privateKeyPem));
+  const publicKey = raw.toString('base64');
+  const fingerprint = keyFingerprint(raw);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let p = payload;
+    for (const f of fields) p = p.replace(f.text, `"${f.name}":"${new Date(f.at + i * 1000).toISOString()}"`);
+    const signature = sign(null, Buffer.from(p, 'utf8'), privateKey).toString('base64');
+    out.push(
+      JSON.stringify({
+        schema: 'redis-benchdb/envelope.v1',
+        payload: p,
+        signature,
+        publicKey,
+        keyFingerprint: fingerprint,
+      }),
+    );
+  }
+  return out;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A path for a new database file in a temp dir removed after the file's tests. */
+export function tempDbPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rbdb-server-'));
+  dirs.push(dir);
+  return join(dir, 'benchdb.sqlite');
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed, when it is JSON. */
+  json: Record<string, unknown> & { error?: { code: string; message: string } };
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<Reply> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let json = {};
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export function post(
+  url: string,
+  bodyText: string | Buffer,
+  contentType = 'application/json',
+): Promise<Reply> {
+  return request(url, { method: 'POST', headers: { 'content-type': contentType }, body: bodyText });
+}
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code or signal. */
+  exited: Promise<number | NodeJS.Signals | null>;
+}
+
+/**
+ * The built service (`pnpm build` first) as a separate process on a free port, with rate limits
+ * out of the way. Resolves once it prints its `listening on` line.
+ */
+export function spawnService(dbPath: string): Promise<ServiceProcess> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
+  const child = spawn(
+    process.execPath,
+    [
+      MAIN,
+      '--db',
+      dbPath,
+      '--port',
+      '0',
+      '--per-ip-per-minute',
+      '1000000',
+      '--per-key-per-minute',
+      '1000000',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (m) resolve({ url: m[1]!, child, exited });
+    });
+    exited.then((how) => reject(new Error(`the service exited (${how}) before listening: ${stderr}`)));
+  });
+}
