@@ -10,57 +10,26 @@ import { afterAll } from 'vitest';
 // The server does not depend on packages/result (server → db only); its tests sign like a client.
 import {
   canonicalJson,
-  type EnvelopeV1,
-  generateSigningKey,
   keyFingerprint,
   publicKeyFromPrivate,
   type ResultV1,
   rawPublicKey,
   type SigningKey,
-  signResult,
 } from '../../result/dist/index.js';
+import { key } from '../../result/test/support/envelopes.js';
 
 const examples = new URL('../../../schemas/examples/valid/', import.meta.url);
-const suiteRunText = readFileSync(new URL('suite-run.json', examples), 'utf8');
 const minimalText = readFileSync(new URL('minimal.json', examples), 'utf8');
 
-export const key: SigningKey = generateSigningKey();
-export const otherKey: SigningKey = generateSigningKey();
-
-/** schemas/examples/valid/suite-run.json: Redis 7.4.1, SET and GET at P1, three trials each. */
-export function suiteRun(): ResultV1 {
-  return JSON.parse(suiteRunText) as ResultV1;
-}
-
-/** The example with a distinct keyPrefix, so that each `n` is a different result (a different id). */
-export function variant(n: number, edit?: (r: ResultV1) => void): ResultV1 {
-  const r = suiteRun();
-  r.keyPrefix = `rbdb:${n.toString(16).padStart(6, '0')}:`;
-  edit?.(r);
-  return r;
-}
-
-export function envelope(r: ResultV1, k: SigningKey = key): EnvelopeV1 {
-  return signResult(r, k.privateKeyPem);
-}
-
-/** The body a client sends. */
-export function body(r: ResultV1, k: SigningKey = key): string {
-  return JSON.stringify(envelope(r, k), null, 2);
-}
-
-/** An envelope around any payload text, validly signed: for payloads signResult refuses. */
-export function signPayload(payload: string, k: SigningKey = key): string {
-  const raw = rawPublicKey(publicKeyFromPrivate(k.privateKeyPem));
-  const env: EnvelopeV1 = {
-    schema: 'redis-benchdb/envelope.v1',
-    payload,
-    signature: sign(null, Buffer.from(payload, 'utf8'), createPrivateKey(k.privateKeyPem)).toString('base64'),
-    publicKey: raw.toString('base64'),
-    keyFingerprint: keyFingerprint(raw),
-  };
-  return JSON.stringify(env);
-}
+export {
+  body,
+  envelope,
+  key,
+  otherKey,
+  signPayload,
+  suiteRun,
+  variant,
+} from '../../result/test/support/envelopes.js';
 
 /**
  * schemas/examples/valid/minimal.json (one SET cell, ~5 KiB signed), made plausible: its trial says
