@@ -1,23 +1,19 @@
 // Bundles the CLI for `npm pack`: our workspace packages are private, so their code goes into the
-// tarball; registry dependencies (ioredis, hdr-histogram-js, commander, systeminformation, ajv, canonicalize) stay real dependencies.
+// tarball; registry dependencies (package.json "dependencies") stay real dependencies, installed by npm.
 // The engine starts its worker with new URL('./worker.js', import.meta.url), so the worker is
 // bundled as bundle/worker.js beside bundle/bin.js.
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: [
-    'ioredis',
-    'hdr-histogram-js',
-    'commander',
-    'systeminformation',
-    'ajv',
-    'ajv-formats',
-    'canonicalize',
-  ],
+  // Every registry dependency stays external (native ones like better-sqlite3 must), and only those.
+  external: Object.keys(pkg.dependencies),
   logLevel: 'warning',
 };
 await build({

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { ImportFlags } from './commands/import.js';
+import type { SubmitFlags } from './commands/submit.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 import type { RunFlags } from './run/parse-options.js';
 import { VERSION } from './version.js';
@@ -90,6 +91,19 @@ export function buildProgram(
     .option('--preload', 'write every key of -r before a GET test so reads hit')
     .option('--profile <name>', 'suite profile when no -t is given', 'quick')
     .option('--no-launch', 'never start a throwaway redis-server')
+    .option('--no-store', 'do not keep the result in the local database')
+    .option(
+      '--db <path>',
+      'the local SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
+    )
+    .option(
+      '--submit',
+      'post the signed result to the ingest service (kept in a spool if it cannot be reached)',
+    )
+    .option(
+      '--server <url>',
+      'the ingest service for --submit (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
+    )
     .option(
       '--cloud-metadata',
       "ask the cloud's metadata service (1 s limit) for the instance type; off by default",
@@ -149,6 +163,37 @@ export function buildProgram(
     });
 
   program
+    .command('submit')
+    .description(
+      'post signed results (run --out files) to the ingest service; --pending sends what could not be delivered before',
+    )
+    .helpOption('--help', 'show help')
+    .argument('[file...]', 'signed result files')
+    .option(
+      '--server <url>',
+      'the ingest service (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
+    )
+    .option('--pending', 'send the results waiting in the spool')
+    .option('--json', 'print the outcome of each file as JSON')
+    .action(async (files: string[], opts: SubmitFlags) => {
+      process.exitCode = await others.submit(files, opts);
+    });
+
+  program
+    .command('serve')
+    .description('run the ingest HTTP service on a SQLite database')
+    .helpOption('--help', 'show help')
+    .option(
+      '--db <path>',
+      'the SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
+    )
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .action(async (opts: { db?: string; port?: string; host?: string }) => {
+      process.exitCode = await others.serve(opts);
+    });
+
+  program
     .command('keygen')
     .description(
       'create the Ed25519 key that signs your results (stored with mode 0600 in your config directory)',
@@ -193,12 +238,15 @@ export interface SysinfoFlags
     | 'cloudMetadata'
   > {
   json?: boolean;
+  /** false with --no-server */
   server?: boolean;
 }
 
 export interface OtherCommands {
   import(files: string[], flags: ImportFlags): Promise<number>;
   export(flags: { db?: string; jsonl?: boolean }): Promise<number>;
+  submit(files: string[], flags: SubmitFlags): Promise<number>;
+  serve(flags: { db?: string; port?: string; host?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
@@ -208,6 +256,8 @@ export interface OtherCommands {
 const LAZY_COMMANDS: OtherCommands = {
   import: async (files, f) => (await import('./commands/import.js')).importCommand(files, f),
   export: async (f) => (await import('./commands/export.js')).exportCommand(f),
+  submit: async (files, f) => (await import('./commands/submit.js')).submitCommand(files, f),
+  serve: async (f) => (await import('./commands/serve.js')).serveCommand(f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),

@@ -69,11 +69,13 @@ describe('the npm package', () => {
     // The private workspace packages are inside the bundle, not dependencies.
     // The registry packages they use (bundle.mjs keeps them external) are.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
+      '@fastify/rate-limit',
       'ajv',
       'ajv-formats',
       'better-sqlite3',
       'canonicalize',
       'commander',
+      'fastify',
       'hdr-histogram-js',
       'ioredis',
       'systeminformation',

@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
+import { defaultDatabasePath, ingest, openDatabase } from '@redis-benchdb/db';
 import {
   BenchSession,
   type CellOptions,
@@ -19,6 +20,7 @@ import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
 import { buildResultDocument } from '../run/result-document.js';
 import { createKey, loadKey } from '../signing-key.js';
+import { postEnvelope, serverUrl, setAside, spool } from '../submit.js';
 
 const SUITE_ID = 'standard-v1';
 const PRODUCT_NAMES: Record<string, string> = {
@@ -47,12 +49,21 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
   } catch (err) {
     throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
   }
-  // The key is needed only at the end, but a missing or unsafe one should stop the run before it starts.
-  let key = flags.out ? await loadKey() : null;
-  if (flags.out && !key) {
+  // Every result is signed; the key is needed only at the end, but a missing or unsafe one should
+  // stop the run before it starts, and so should --submit with nowhere to submit to.
+  let key = await loadKey();
+  if (!key) {
     key = await createKey();
     log(
-      `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you save with --out`,
+      `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you keep or submit`,
+    );
+  }
+  const submitTo = flags.submit ? await serverUrl(flags.server) : null;
+  if (flags.submit && !submitTo) {
+    throw new CliError(
+      '--submit needs a server: pass --server URL, set REDIS_BENCHDB_SERVER, or put {"server": "URL"} in the config.json beside your signing key',
+      'ERR_USAGE',
+      EXIT_USAGE,
     );
   }
 
@@ -166,8 +177,9 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     }
 
     if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    if (flags.out && key)
-      await writeAtomically(flags.out, `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`);
+    const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
+    if (flags.out) await writeAtomically(flags.out, signed);
+    const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
     if (cleanup.error) log(cleanup.error);
     else if (mode === 'text')
       log(
@@ -177,8 +189,9 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
     if (flags.out)
       log(
-        `wrote ${flags.out}, signed by ${key!.fingerprint} (check it with: redis-benchdb verify ${flags.out})`,
+        `wrote ${flags.out}, signed by ${key.fingerprint} (check it with: redis-benchdb verify ${flags.out})`,
       );
+    for (const line of kept.lines) log(line);
     if (failure) {
       log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
       return 1;
@@ -186,12 +199,62 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     const failed = doc.cells.find((c) => c.incomplete && c.error);
     if (failed && !interrupted)
       log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-    return interrupted ? EXIT_INTERRUPTED : doc.incomplete ? 1 : 0;
+    return interrupted ? EXIT_INTERRUPTED : doc.incomplete || !kept.ok ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
     await session?.close();
     await launched?.stop();
   }
+}
+
+/**
+ * The signed result goes into the local database (the same ingest() as the service, so a result
+ * the service would refuse is refused here too) and, with --submit, to the service; when the
+ * service cannot take it now, into the spool for `submit --pending`.
+ */
+async function keepAndSubmit(
+  signed: string,
+  opts: { store: boolean; db: string | undefined; submitTo: string | null },
+): Promise<{ ok: boolean; lines: string[] }> {
+  const lines: string[] = [];
+  let ok = true;
+  let id: string | null = null;
+  if (opts.store) {
+    const dbPath = opts.db ?? defaultDatabasePath();
+    const db = openDatabase(dbPath);
+    try {
+      id = ingest(db, signed).id;
+      lines.push(`stored in ${dbPath} as ${id}`);
+    } catch (err) {
+      ok = false;
+      lines.push(`error: the local database refused the result: ${(err as Error).message}`);
+    } finally {
+      db.close();
+    }
+  }
+  if (opts.submitTo) {
+    const out = await postEnvelope(opts.submitTo, signed);
+    if (out.kind === 'stored')
+      lines.push(
+        `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
+      );
+    else if (out.kind === 'unavailable') {
+      const path = await spool(signed, id ?? `result-${Date.now()}`);
+      lines.push(
+        `not submitted: ${out.reason}. Kept in ${path}: send it later with redis-benchdb submit --pending`,
+      );
+    } else {
+      ok = false;
+      const path = await setAside(
+        await spool(signed, id ?? `result-${Date.now()}`),
+        `${out.status} ${out.code}: ${out.message}`,
+      );
+      lines.push(
+        `error: the service refused the result (${out.status} ${out.code}: ${out.message}); kept in ${path}`,
+      );
+    }
+  }
+  return { ok, lines };
 }
 
 /** Ad hoc cells are named as redis-benchmark names its tests: the user chose the parameters. */

@@ -14,7 +14,7 @@ import { parseTarget } from '../run/parse-options.js';
  * reachable server (or with --no-server) it describes this machine and says why the rest is unknown.
  */
 export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
-  const target = parseTarget(flags);
+  const target = parseTarget({ ...flags, server: undefined });
   let env:
     | Awaited<ReturnType<typeof collectEnvironment>>
     | { client: unknown; server: null; link: unknown; unknown: Record<string, string> };

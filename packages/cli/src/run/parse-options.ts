@@ -50,6 +50,10 @@ export interface RunFlags {
   trials?: string;
   launch?: boolean;
   cloudMetadata?: boolean;
+  store?: boolean;
+  db?: string;
+  submit?: boolean;
+  server?: string;
 }
 
 export interface RunPlan {

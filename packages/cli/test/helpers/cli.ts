@@ -132,6 +132,10 @@ export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): Runn
       REDIS_BENCHDB_CONFIG_DIR: opts.configDir ?? defaultConfigDir(),
       // Belt and braces: were the variable above ignored, the fallback is a temp dir too.
       XDG_CONFIG_HOME: path.join(opts.configDir ?? defaultConfigDir(), 'xdg'),
+      // The local database (and the spool beside it) of `run`, `import`, `submit`: never the user's.
+      REDIS_BENCHDB_DB: path.join(opts.configDir ?? defaultConfigDir(), 'data', 'benchdb.sqlite'),
+      XDG_DATA_HOME: path.join(opts.configDir ?? defaultConfigDir(), 'xdg-data'),
+      REDIS_BENCHDB_SERVER: '',
     },
   });
   let out = '';

@@ -1,0 +1,108 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { count, openDatabase } from '../../db/dist/index.js';
+import {
+  closedPort,
+  removeTempDirs,
+  runCli,
+  spawnCli,
+  stopServers,
+  tempDir,
+  testServer,
+  waitFor,
+} from './helpers/cli.js';
+
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
+
+/** `redis-benchdb serve` on a fresh database, as a separate process; returns its URL. */
+async function serve(dbPath: string) {
+  const proc = spawnCli(['serve', '--db', dbPath, '--port', '0'], { timeoutMs: 60_000 });
+  await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+$/m.test(proc.stdout()), 10_000);
+  return {
+    url: proc.stdout().trim().split('\n')[0]!,
+    stop: () => proc.child.kill('SIGTERM'),
+    done: proc.done,
+  };
+}
+
+describe('keeping and submitting results', () => {
+  it('run stores its signed result locally, submits it, and spools it when the service is down', async () => {
+    const server = await testServer();
+    const configDir = await tempDir();
+    const serviceDb = path.join(await tempDir(), 'service.sqlite');
+    const service = await serve(serviceDb);
+    const localDb = path.join(configDir, 'data', 'benchdb.sqlite');
+
+    const ok = await runCli(
+      ['run', '-p', String(server.port), '-t', 'set', '-n', '2000', '--submit', '--server', service.url],
+      { configDir },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const id = /stored in .* as ([0-9a-f]{64})/.exec(ok.stderr)![1]!;
+    expect(ok.stderr).toContain(`submitted: ${id} ${service.url}/results/${id}/`);
+    const local = openDatabase(localDb, { readonly: true });
+    expect(count(local).results).toBe(1);
+    local.close();
+    expect((await (await fetch(`${service.url}/api/v1/results/${id}`)).json()).keyFingerprint).toMatch(
+      /^sha256:/,
+    );
+
+    // Down: the result waits in the spool, and the run says how to send it.
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const down = await runCli(
+      ['run', '-p', String(server.port), '-t', 'get', '-n', '2000', '--submit', '--server', dead],
+      { configDir },
+    );
+    expect(down.code, down.stderr).toBe(0);
+    expect(down.stderr).toMatch(/not submitted: .*ECONNREFUSED.*submit --pending/);
+    const spool = path.join(configDir, 'data', 'spool');
+    expect(readdirSync(spool).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+
+    const pending = await runCli(['submit', '--pending', '--server', service.url], { configDir });
+    expect(pending.code, pending.stdout).toBe(0);
+    expect(pending.stdout).toMatch(/: stored [0-9a-f]{64}/);
+    expect(readdirSync(spool).filter((f) => f.endsWith('.json'))).toHaveLength(0);
+    expect((await (await fetch(`${service.url}/api/v1/health`)).json()).results).toBe(2);
+
+    service.stop();
+    expect((await service.done).code).toBe(0);
+  });
+
+  it('submit FILE posts a saved result once; a tampered one is refused with the reason', async () => {
+    const server = await testServer();
+    const configDir = await tempDir();
+    const service = await serve(path.join(await tempDir(), 'service.sqlite'));
+    const file = path.join(configDir, 'r.json');
+    const run = await runCli(
+      ['run', '-p', String(server.port), '-t', 'incr', '-n', '1000', '--no-store', '--out', file],
+      { configDir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(path.join(configDir, 'data', 'benchdb.sqlite'))).toBe(false);
+
+    const first = await runCli(['submit', '--server', service.url, file], { configDir });
+    expect(first.code, first.stdout).toBe(0);
+    const again = await runCli(['submit', '--server', service.url, file], { configDir });
+    expect(again.stdout).toContain('already stored');
+
+    const tampered = path.join(configDir, 'tampered.json');
+    await writeFile(
+      tampered,
+      (await readFile(file, 'utf8')).replace(/"opsPerSec\\":(\d)/, '"opsPerSec\\":9$1'),
+    );
+    const bad = await runCli(['submit', '--server', service.url, tampered], { configDir });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/refused: 422 BAD_SIGNATURE/);
+
+    const none = await runCli(['submit', file], { configDir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--server');
+    service.stop();
+    await service.done;
+  });
+});
