@@ -180,6 +180,19 @@ export function buildProgram(
     });
 
   program
+    .command('retract')
+    .description('unlist one of your own results on the ingest service (signed with your key)')
+    .helpOption('--help', 'show help')
+    .argument('<id>', 'the result id run or submit printed')
+    .option(
+      '--server <url>',
+      'the ingest service (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
+    )
+    .action(async (id: string, opts: { server?: string }) => {
+      process.exitCode = await others.retract(id, opts);
+    });
+
+  program
     .command('serve')
     .description('run the ingest HTTP service on a SQLite database')
     .helpOption('--help', 'show help')
@@ -247,6 +260,7 @@ export interface OtherCommands {
   export(flags: { db?: string; jsonl?: boolean }): Promise<number>;
   submit(files: string[], flags: SubmitFlags): Promise<number>;
   serve(flags: { db?: string; port?: string; host?: string }): Promise<number>;
+  retract(id: string, flags: { server?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
@@ -258,6 +272,7 @@ const LAZY_COMMANDS: OtherCommands = {
   export: async (f) => (await import('./commands/export.js')).exportCommand(f),
   submit: async (files, f) => (await import('./commands/submit.js')).submitCommand(files, f),
   serve: async (f) => (await import('./commands/serve.js')).serveCommand(f),
+  retract: async (id, f) => (await import('./commands/retract.js')).retractCommand(id, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),

@@ -105,4 +105,30 @@ describe('keeping and submitting results', () => {
     service.stop();
     await service.done;
   });
+
+  it('retract unlists your own result; another key is refused', async () => {
+    const server = await testServer();
+    const mine = await tempDir();
+    const theirs = await tempDir();
+    const service = await serve(path.join(await tempDir(), 'service.sqlite'));
+    const run = await runCli(
+      ['run', '-p', String(server.port), '-t', 'set', '-n', '1000', '--submit', '--server', service.url],
+      { configDir: mine },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const id = /submitted: ([0-9a-f]{64})/.exec(run.stderr)![1]!;
+
+    await runCli(['keygen'], { configDir: theirs });
+    const other = await runCli(['retract', id, '--server', service.url], { configDir: theirs });
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('403 NOT_YOUR_RESULT');
+    expect((await fetch(`${service.url}/api/v1/results/${id}`)).status).toBe(200);
+
+    const own = await runCli(['retract', id, '--server', service.url], { configDir: mine });
+    expect(own.code, own.stdout).toBe(0);
+    expect(own.stdout).toContain(`${id}: retracted`);
+    expect((await fetch(`${service.url}/api/v1/results/${id}`)).status).toBe(410);
+    service.stop();
+    await service.done;
+  });
 });

@@ -1,0 +1,56 @@
+import { signRetraction } from '@redis-benchdb/db';
+import { CliError, EXIT_USAGE } from '../errors.js';
+import { loadKey } from '../signing-key.js';
+import { serverUrl } from '../submit.js';
+
+/**
+ * `redis-benchdb retract ID`: unlist one of your own results on the ingest service. The request is
+ * signed with your key; the service refuses it for a result another key signed.
+ */
+export async function retractCommand(id: string, flags: { server?: string }): Promise<number> {
+  if (!/^[0-9a-f]{64}$/.test(id))
+    throw new CliError(
+      `invalid result id "${id}": expected the 64 hex digits run or submit printed`,
+      'ERR_USAGE',
+      EXIT_USAGE,
+    );
+  const url = await serverUrl(flags.server);
+  if (!url)
+    throw new CliError(
+      'retract needs a server: pass --server URL or set REDIS_BENCHDB_SERVER',
+      'ERR_USAGE',
+      EXIT_USAGE,
+    );
+  const key = await loadKey();
+  if (!key)
+    throw new CliError('no signing key here: only the key that signed a result can retract it', 'ERR_NO_KEY');
+  let res: Response;
+  try {
+    res = await fetch(`${url}/api/v1/results/${id}/retract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(signRetraction(id, key.privateKeyPem)),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (err) {
+    throw new CliError(
+      `${url} did not answer (${(err as Error).message}); try again later`,
+      'ERR_UNAVAILABLE',
+    );
+  }
+  const body = (await res.json().catch(() => ({}))) as {
+    retractedAt?: string;
+    alreadyRetracted?: boolean;
+    error?: { code?: string; message?: string };
+  };
+  if (res.ok) {
+    process.stdout.write(
+      `${id}: ${body.alreadyRetracted ? 'was already retracted' : 'retracted'} (${body.retractedAt})\n`,
+    );
+    return 0;
+  }
+  process.stdout.write(
+    `${id}: refused: ${res.status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}\n`,
+  );
+  return 1;
+}
