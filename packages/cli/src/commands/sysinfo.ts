@@ -1,7 +1,7 @@
 import { BenchSession } from '@redis-benchdb/engine';
 import {
+  describeLink,
   formatEnvironmentTable,
-  linkKind,
   measureIntrinsicLatency,
   probeMachine,
 } from '@redis-benchdb/probe';
@@ -25,17 +25,13 @@ export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
     env = await collectEnvironment(session, target, { cloudMetadata: flags.cloudMetadata === true });
   } catch (err) {
     const client = await probeMachine({ serverPid: null, allowNetwork: flags.cloudMetadata === true });
-    env = {
-      client,
-      server: null,
-      link: {
-        kind: linkKind({ host: target.host, socket: target.socket ?? null }),
-        sameHost: null,
-        rttUs: null,
-        intrinsicLatencyUs: measureIntrinsicLatency(1000),
-      },
-      unknown: { server: `no server described: ${(err as Error).message}` },
-    };
+    const why = `no server described: ${(err as Error).message}`;
+    const { link, unknown } = describeLink(
+      { host: target.host, socket: target.socket ?? null },
+      { intrinsicLatencyUs: measureIntrinsicLatency(1000) },
+    );
+    unknown['link.rttUs'] = `no PING baseline: ${why}`;
+    env = { client, server: null, link, unknown: { server: why, ...unknown } };
   } finally {
     await session?.close();
   }

@@ -1,5 +1,11 @@
 import { type BenchSession, DEFAULT_CELL_OPTIONS, type Target } from '@redis-benchdb/engine';
-import { collectServer, linkKind, measureIntrinsicLatency, probeMachine } from '@redis-benchdb/probe';
+import {
+  collectServer,
+  describeLink,
+  measureIntrinsicLatency,
+  probeMachine,
+  sameHost,
+} from '@redis-benchdb/probe';
 import { environmentFingerprint } from '@redis-benchdb/result';
 
 /** How long the intrinsic-latency loop runs: long enough to see a scheduler hiccup, short enough not to matter. */
@@ -14,8 +20,8 @@ export async function collectEnvironment(
   target: Target,
   opts: { cloudMetadata?: boolean } = {},
 ) {
-  const kind = linkKind({ host: target.host, socket: target.socket ?? null });
-  const local = kind !== 'tcp-network';
+  const linkTarget = { host: target.host, socket: target.socket ?? null };
+  const local = sameHost(linkTarget) === true;
   const redis = session.control.redis;
   // probe takes plain functions, not a client: it must not depend on ioredis.
   const server = await collectServer(
@@ -30,10 +36,9 @@ export async function collectEnvironment(
   const serverPid = local && info.process_id ? Number(info.process_id) : null;
   // The cloud metadata service is asked only on request: a run must not reach out unasked.
   const client = await probeMachine({ serverPid, allowNetwork: opts.cloudMetadata === true });
-  const unknown: Record<string, string> = {};
-
   // The round trip of one connection, one request at a time: what the link adds to every request.
   let rttUs: { p50Us: number; p99Us: number; samples: number } | null = null;
+  let rttFailure: string | null = null;
   try {
     const ping = await session.runCell({
       ...DEFAULT_CELL_OPTIONS,
@@ -44,10 +49,12 @@ export async function collectEnvironment(
     });
     rttUs = { p50Us: ping.latencyUs.p50Us, p99Us: ping.latencyUs.p99Us, samples: ping.completed };
   } catch (err) {
-    unknown['link.rttUs'] = `PING baseline failed: ${(err as Error).message}`;
+    rttFailure = `PING baseline failed: ${(err as Error).message}`;
   }
-  const intrinsicLatencyUs = measureIntrinsicLatency(INTRINSIC_LATENCY_MS);
-  if (!local) unknown['link.sameHost'] = 'a network address may still be this host; not checked';
-  const link = { kind, sameHost: local ? true : null, rttUs, intrinsicLatencyUs };
+  const { link, unknown } = describeLink(linkTarget, {
+    rttUs,
+    intrinsicLatencyUs: measureIntrinsicLatency(INTRINSIC_LATENCY_MS),
+  });
+  if (rttFailure) unknown['link.rttUs'] = rttFailure;
   return { fingerprint: environmentFingerprint({ client, server, link }), client, server, link, unknown };
 }

@@ -33,7 +33,8 @@ export class Driver implements ConnectionHost {
   private timer: NodeJS.Timeout | null = null;
   private stopTimer: NodeJS.Timeout | null = null;
   private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
-  private snapshot = { errors: new Map<string, number>(), nils: 0, bytesIn: 0, bytesOut: 0 };
+  /** The counters when measuring began: the report gives the measured phase as the difference. */
+  private snapshot = { errors: new Map<string, number>(), nils: 0, bytesIn: 0, bytesOut: 0, completed: 0 };
   private finished!: (r: WorkerReport) => void;
   readonly done: Promise<WorkerReport>;
 
@@ -113,18 +114,25 @@ export class Driver implements ConnectionHost {
     this.measuring = true;
     if (durationMs !== null) this.stopTimer = setTimeout(() => this.stop(), durationMs);
     this.eluStart = performance.eventLoopUtilization();
+    this.snapshot = this.totals();
+    this.workload.measureStartMs = performance.now();
+  }
+
+  /** The counters of all connections, summed: taken when measuring begins and at the end. */
+  private totals() {
     const errors = new Map<string, number>();
     let nils = 0;
     let bytesIn = 0;
     let bytesOut = 0;
+    let completed = 0;
     for (const c of this.conns) {
       for (const [k, v] of c.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
       nils += c.reader.nils;
       bytesIn += c.bytesIn;
       bytesOut += c.bytesOut;
+      completed += c.reader.replies - c.handshakeReplies;
     }
-    this.snapshot = { errors, nils, bytesIn, bytesOut };
-    this.workload.measureStartMs = performance.now();
+    return { errors, nils, bytesIn, bytesOut, completed };
   }
 
   /** Stop sending; finish once every request in flight has its reply. */
@@ -207,19 +215,8 @@ export class Driver implements ConnectionHost {
     if (this.stopTimer) clearTimeout(this.stopTimer);
     const w = this.workload;
     const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
-    const totalErrors = new Map<string, number>();
-    let nils = 0;
-    let bytesIn = 0;
-    let bytesOut = 0;
-    let totalCompleted = 0;
-    for (const c of this.conns) {
-      for (const [k, v] of c.reader.errorsByType) totalErrors.set(k, (totalErrors.get(k) ?? 0) + v);
-      nils += c.reader.nils;
-      bytesIn += c.bytesIn;
-      bytesOut += c.bytesOut;
-      totalCompleted += c.reader.replies - c.handshakeReplies;
-      c.close();
-    }
+    const { errors: totalErrors, nils, bytesIn, bytesOut, completed: totalCompleted } = this.totals();
+    for (const c of this.conns) c.close();
     const measuredErrors: Record<string, number> = {};
     for (const [k, v] of totalErrors) {
       const d = v - (this.snapshot.errors.get(k) ?? 0);
