@@ -588,6 +588,25 @@ const minimal = {
   cleanup: { removedKeys: 1, error: null },
 };
 
+// --- valid/run-group-member.json: one of the results of `run --server-bin redis-server --transport tcp,unix` --
+
+const runGroupMember = {
+  ...structuredClone(minimal),
+  target: { ...minimal.target, port: 0, socket: '/tmp/redis-benchdb-server-Xk3v9a/redis.sock' },
+  environment: {
+    ...structuredClone(minimal.environment),
+    link: { ...minimal.environment.link, kind: 'unix' },
+  },
+  runGroup: {
+    id: '9f2c41d07a3be865',
+    index: 1,
+    size: 2,
+    label: 'redis-server 7.4.1 · unix',
+    varies: ['transport'],
+  },
+};
+runGroupMember.environment.fingerprint = environmentFingerprint(runGroupMember.environment);
+
 // --- invalid/: one defect each --------------------------------------------------------------------
 
 /** Each: file, the valid document it starts from, the path its error must name, the change. */
@@ -670,6 +689,8 @@ const DEFECTS = [
     '/cells/0/responseTimeUs/p99_9Us',
     (d) => (d.cells[0].responseTimeUs.p99_9Us = d.cells[0].responseTimeUs.p999Us),
   ],
+  ['run-group-bad-id.json', runGroupMember, '/runGroup/id', (d) => (d.runGroup.id = 'group-1')],
+  ['run-group-missing-label.json', runGroupMember, '/runGroup/label', (d) => delete d.runGroup.label],
   [
     'unknown-reason-not-string.json',
     adhoc,
@@ -702,10 +723,12 @@ const must = (outcome, what) => {
 must(validateResult(suiteRun), 'suite-run');
 must(validateResult(adhoc), 'adhoc');
 must(validateResult(minimal), 'minimal');
+must(validateResult(runGroupMember), 'run-group-member');
 mkdirSync(here('valid/'), { recursive: true });
 write('valid/suite-run.json', suiteRun);
 write('valid/adhoc-open-loop-macos.json', adhoc);
 write('valid/minimal.json', minimal);
+write('valid/run-group-member.json', runGroupMember);
 const envelope = makeEnvelope();
 must(validateEnvelope(envelope), 'envelope');
 write(ENVELOPE_FILE, envelope);

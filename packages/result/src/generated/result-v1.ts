@@ -96,6 +96,31 @@ export interface ResultV1 {
     removedKeys: number | null;
     error: string | null;
   };
+  /**
+   * Present when one invocation produced several results to be compared side by side (redis-benchdb run --server-bin A --server-bin B, --transport tcp,unix, --persistence ...): every member carries the same id and size. Not part of any fingerprint: it groups runs, it does not change what they measured.
+   */
+  runGroup?: {
+    /**
+     * Random, shared by every member of the group.
+     */
+    id: string;
+    /**
+     * This member's 0-based position in the group (the order the runs were made); less than size.
+     */
+    index: number;
+    /**
+     * How many results the invocation planned.
+     */
+    size: number;
+    /**
+     * What distinguishes this member, e.g. "redis-server 7.0.15 · io-threads 2 · unix".
+     */
+    label: string;
+    /**
+     * The axes that differ across the group: server, serverConfig, persistence, transport (later versions may add more).
+     */
+    varies: string[];
+  };
 }
 /**
  * The client machine.
@@ -282,7 +307,8 @@ export interface Warning {
     | 'CLIENT_BOUND'
     | 'UNSTABLE'
     | 'MONITOR_CLIENTS'
-    | 'DEBUG_LOGLEVEL';
+    | 'DEBUG_LOGLEVEL'
+    | 'NOT_PINNED';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.

@@ -184,6 +184,47 @@ export const resultV1Schema = {
         },
       },
     },
+    runGroup: {
+      description:
+        'Present when one invocation produced several results to be compared side by side (redis-benchdb run --server-bin A --server-bin B, --transport tcp,unix, --persistence ...): every member carries the same id and size. Not part of any fingerprint: it groups runs, it does not change what they measured.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'index', 'size', 'label', 'varies'],
+      properties: {
+        id: {
+          description: 'Random, shared by every member of the group.',
+          type: 'string',
+          pattern: '^[0-9a-f]{16}$',
+        },
+        index: {
+          description:
+            "This member's 0-based position in the group (the order the runs were made); less than size.",
+          type: 'integer',
+          minimum: 0,
+        },
+        size: {
+          description: 'How many results the invocation planned.',
+          type: 'integer',
+          minimum: 1,
+        },
+        label: {
+          description: 'What distinguishes this member, e.g. "redis-server 7.0.15 · io-threads 2 · unix".',
+          type: 'string',
+          minLength: 1,
+          maxLength: 300,
+        },
+        varies: {
+          description:
+            'The axes that differ across the group: server, serverConfig, persistence, transport (later versions may add more).',
+          type: 'array',
+          uniqueItems: true,
+          items: {
+            type: 'string',
+            pattern: '^[a-z][A-Za-z0-9]*$',
+          },
+        },
+      },
+    },
   },
   $defs: {
     Sha256: {
@@ -612,6 +653,7 @@ export const resultV1Schema = {
             'UNSTABLE',
             'MONITOR_CLIENTS',
             'DEBUG_LOGLEVEL',
+            'NOT_PINNED',
           ],
         },
         message: {
