@@ -28,6 +28,7 @@ export {
   integrityCheck,
   type ListOptions,
   listResults,
+  listRunGroup,
   MAX_LIST_LIMIT,
   type ResultSummary,
   type StoredEnvelope,

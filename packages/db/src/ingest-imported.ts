@@ -87,6 +87,9 @@ export function ingestImported(
     persistence_on: null,
     link_kind: null,
     warning_codes: '',
+    run_group_id: null,
+    run_group_label: null,
+    run_group_index: null,
   } as unknown as ResultRow;
   const cells = imported.cells.map(
     (c, idx) =>

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
 
@@ -7,7 +8,7 @@ import { SchemaVersionError } from './schema-version-error.js';
  * a migration that has shipped is never edited, since databases in the field already ran it. A later
  * change is a new string at the end.
  */
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, RUN_GROUPS];
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

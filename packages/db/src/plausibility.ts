@@ -74,6 +74,12 @@ export function checkPlausibility(result: ResultV1, opts: PlausibilityOptions = 
   if (numbers.length > 0) return numbers; // the checks below would only repeat them as nonsense
   const out: PlausibilityProblem[] = [];
   checkTimes(result, (opts.now ?? new Date()).getTime(), out);
+  // The schema cannot compare two fields: a position past the group's end is a broken runner.
+  const group = result.runGroup;
+  if (group && group.index >= group.size)
+    out.push(
+      problem('/runGroup/index', `${group.index} is not below size (${group.size}): positions are 0-based`),
+    );
   for (const [i, cell] of result.cells.entries()) checkCell(cell, `/cells/${i}`, out);
   return out.slice(0, PLAUSIBILITY_LIMITS.maxProblems);
 }

@@ -43,7 +43,20 @@ export function listResults(db: BenchDb, opts: ListOptions = {}): ResultSummary[
   if (!Number.isInteger(o.offset) || o.offset < 0) throw new RangeError(`invalid offset: ${o.offset}`);
   return db.statements.listResults
     .all({ limit: o.limit, offset: o.offset, includeRetracted: o.includeRetracted ? 1 : 0 })
-    .map((r) => ({ ...r, warningCodes: r.warningCodes ? r.warningCodes.split(',') : [] }));
+    .map(summary);
+}
+
+/**
+ * The members of a run group (results signed by one `redis-benchdb run` with several servers,
+ * transports or variants), in the order they ran; retracted members are left out. Empty for an
+ * unknown id. The site shows them side by side.
+ */
+export function listRunGroup(db: BenchDb, groupId: string): ResultSummary[] {
+  return db.statements.listRunGroup.all(groupId).map(summary);
+}
+
+function summary(r: ListRow): ResultSummary {
+  return { ...r, warningCodes: r.warningCodes ? r.warningCodes.split(',') : [] };
 }
 
 export interface Counts {

@@ -52,6 +52,9 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     link_kind: link.kind,
     // Sorted, comma-joined: a list page shows badges without a join; filters use the `warnings` table.
     warning_codes: [...new Set(r.warnings.map((w) => w.code))].sort().join(','),
+    run_group_id: r.runGroup?.id ?? null,
+    run_group_label: r.runGroup?.label ?? null,
+    run_group_index: r.runGroup?.index ?? null,
   };
 }
 

@@ -14,6 +14,7 @@ export interface Statements {
   envelope: Database.Statement<[string], EnvelopeRow>;
   retract: Database.Statement<[{ id: string; retractedAt: string; retraction: string }], unknown>;
   listResults: Database.Statement<[{ limit: number; offset: number; includeRetracted: 0 | 1 }], ListRow>;
+  listRunGroup: Database.Statement<[string], ListRow>;
   count: Database.Statement<[], { results: number; retracted: number; cells: number; warnings: number }>;
   /** findCells' statements, by filter shape. */
   findCells: Map<string, Database.Statement<[Record<string, unknown>], unknown>>;
@@ -49,6 +50,9 @@ const RESULT_COLUMNS = [
   'persistence_on',
   'link_kind',
   'warning_codes',
+  'run_group_id',
+  'run_group_label',
+  'run_group_index',
 ] as const satisfies readonly (keyof ResultRow)[];
 
 const CELL_COLUMNS = [
@@ -134,7 +138,21 @@ export interface ListRow {
   linkKind: string | null;
   warningCodes: string | null;
   cellCount: number;
+  /** The run group this result belongs to (result.v1 `runGroup`), or null. */
+  runGroupId: string | null;
+  runGroupLabel: string | null;
+  runGroupIndex: number | null;
 }
+
+/** The columns of a list row; shared by listResults and listRunGroup so the two cannot drift. */
+const LIST_COLUMNS = `r.id, r.kind, r.received_at AS receivedAt, r.retracted_at AS retractedAt,
+              r.started_at AS startedAt, r.suite_id AS suiteId, r.suite_profile AS suiteProfile,
+              r.cpu_model AS cpuModel, r.virtualization_kind AS virtualizationKind,
+              r.server_product AS serverProduct, r.server_version AS serverVersion,
+              r.link_kind AS linkKind, r.warning_codes AS warningCodes,
+              (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount,
+              r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel,
+              r.run_group_index AS runGroupIndex`;
 
 export function prepareStatements(sqlite: Database.Database): Statements {
   return {
@@ -154,16 +172,19 @@ export function prepareStatements(sqlite: Database.Database): Statements {
        WHERE id = @id AND retracted_at IS NULL`,
     ),
     listResults: sqlite.prepare<{ limit: number; offset: number; includeRetracted: 0 | 1 }, ListRow>(
-      `SELECT r.id, r.kind, r.received_at AS receivedAt, r.retracted_at AS retractedAt,
-              r.started_at AS startedAt, r.suite_id AS suiteId, r.suite_profile AS suiteProfile,
-              r.cpu_model AS cpuModel, r.virtualization_kind AS virtualizationKind,
-              r.server_product AS serverProduct, r.server_version AS serverVersion,
-              r.link_kind AS linkKind, r.warning_codes AS warningCodes,
-              (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount
+      `SELECT ${LIST_COLUMNS}
        FROM results r
        WHERE @includeRetracted = 1 OR r.retracted_at IS NULL
        ORDER BY r.received_at DESC, r.id
        LIMIT @limit OFFSET @offset`,
+    ),
+    // The same id twice (a group re-run is a new group, but a hand-made file could repeat an index):
+    // received order breaks the tie, so the order is stable.
+    listRunGroup: sqlite.prepare<[string], ListRow>(
+      `SELECT ${LIST_COLUMNS}
+       FROM results r
+       WHERE r.run_group_id = ? AND r.retracted_at IS NULL
+       ORDER BY r.run_group_index, r.received_at, r.id`,
     ),
     count: sqlite.prepare<[], { results: number; retracted: number; cells: number; warnings: number }>(
       `SELECT (SELECT count(*) FROM results) AS results,
