@@ -1,5 +1,6 @@
 export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
+export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export { type KeyPattern, KeyPatternError } from './keys.js';
 export {
   type Arrival,
@@ -17,6 +18,7 @@ export {
   findServerBinary,
   type LaunchedServer,
   type LaunchOptions,
+  readServerVersion,
   ServerLaunchError,
   startServer,
 } from './server-launcher.js';

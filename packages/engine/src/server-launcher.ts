@@ -25,6 +25,11 @@ export interface LaunchOptions {
   /** Also listen on this unix socket path (unixsocketperm 700). */
   unixSocket?: string;
   /**
+   * Also listen on a unix socket `redis.sock` inside the server's own temp dir (removed with it):
+   * no path to choose or clean up. Ignored when unixSocket is given.
+   */
+  unixSocketInDir?: boolean;
+  /**
    * TLS: serve TLS on the chosen port instead of plain TCP (tls-port N, port 0), with these PEM
    * file paths. tls-auth-clients no unless caFile given and requireClientCert.
    */
@@ -163,7 +168,8 @@ function pickFreePort(): Promise<number> {
   });
 }
 
-function readVersion(bin: string): Promise<string> {
+/** The version a server binary reports (`BIN --version`: `v=7.0.15`), or 'unknown'. */
+export function readServerVersion(bin: string): Promise<string> {
   return new Promise((resolve) => {
     execFile(bin, ['--version'], { timeout: 5_000 }, (_err, stdout, stderr) => {
       const m = /\bv=(\S+)/.exec(`${stdout ?? ''}\n${stderr ?? ''}`);
@@ -263,11 +269,11 @@ export async function startServer(opts: LaunchOptions = {}): Promise<LaunchedSer
   if (opts.port === -1 && opts.tls) {
     throw new ServerLaunchError('tls needs a TCP port: do not combine tls with port: -1');
   }
-  if (opts.port === -1 && !opts.unixSocket) {
+  if (opts.port === -1 && !opts.unixSocket && !opts.unixSocketInDir) {
     throw new ServerLaunchError('port: -1 disables TCP, so a unixSocket path is required');
   }
 
-  const version = await readVersion(bin);
+  const version = await readServerVersion(bin);
   const pickPort = opts.port === undefined || opts.port === 0;
   const timeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
@@ -291,6 +297,7 @@ async function launchOnce(
   timeoutMs: number,
 ): Promise<Attempt> {
   const dir = await mkdtemp(path.join(tmpdir(), 'redis-benchdb-server-'));
+  const unixSocket = opts.unixSocket ?? (opts.unixSocketInDir ? path.join(dir, 'redis.sock') : undefined);
   const args = [
     '--bind',
     '127.0.0.1',
@@ -327,7 +334,7 @@ async function launchOnce(
   } else {
     args.push('--port', String(port));
   }
-  if (opts.unixSocket) args.push('--unixsocket', opts.unixSocket, '--unixsocketperm', '700');
+  if (unixSocket) args.push('--unixsocket', unixSocket, '--unixsocketperm', '700');
   args.push(...configArgs(opts.config ?? []));
 
   const log: string[] = [];
@@ -359,10 +366,10 @@ async function launchOnce(
 
   const removeDir = async () => {
     await rm(dir, { recursive: true, force: true }).catch(() => {});
-    if (opts.unixSocket) {
+    if (unixSocket) {
       // A SIGKILLed server leaves its socket file behind; remove it if it is still a socket.
       try {
-        if (lstatSync(opts.unixSocket).isSocket()) unlinkSync(opts.unixSocket);
+        if (lstatSync(unixSocket).isSocket()) unlinkSync(unixSocket);
       } catch {
         // gone already
       }
@@ -461,7 +468,7 @@ async function launchOnce(
   }
 
   // Belt and braces: the ready line is logged once the listeners are bound; check one answers.
-  const target = port > 0 ? { port, tls: Boolean(opts.tls) } : { path: opts.unixSocket as string };
+  const target = port > 0 ? { port, tls: Boolean(opts.tls) } : { path: unixSocket as string };
   if (!(await waitConnectable(target, Math.max(deadline, Date.now() + 1_000)))) {
     const where = 'path' in target ? `unix socket ${target.path}` : `127.0.0.1:${port}`;
     return fail(`${path.basename(bin)} logged that it is ready but ${where} does not accept connections`);
@@ -477,6 +484,6 @@ async function launchOnce(
     stop,
     exited,
   };
-  if (opts.unixSocket) server.unixSocket = opts.unixSocket;
+  if (unixSocket) server.unixSocket = unixSocket;
   return { ok: true, server };
 }
