@@ -29,6 +29,29 @@ Examples:
 Pipelining:
   batch   send P requests, wait for all P replies, repeat (redis-benchmark -P)
   window  keep P requests in flight, refill as each reply arrives (memtier_benchmark --pipeline)
+
+Launching servers to compare (--server-bin):
+  Each --server-bin starts that redis-server or valkey-server on a free 127.0.0.1 port, in its own
+  temp dir, with loglevel notice and no persistence unless --persistence asks for it; the tests run
+  against it, then it is stopped (on Ctrl-C and on errors too). One result per launch; all results
+  of one command share a run group (runGroup in the result), which the site shows side by side.
+  The launches are the cross product of the axes, the last varying fastest:
+    --server-bin PATH              repeat for several binaries                       (axis: server)
+    --server-config-variant LINES  repeat; one variant each, lines split by ';'      (axis: serverConfig)
+    --persistence LIST             none, aof-always, aof-everysec, aof-no            (axis: persistence)
+    --transport LIST               tcp, unix (a socket in the server's temp dir)     (axis: transport)
+  --server-config LINE (repeatable) goes to every launch, before the variant's lines.
+  --server-cpus / --client-cpus pin with taskset; when it is missing or fails the run goes on
+  unpinned, says so, and the result carries a NOT_PINNED warning.
+  With several launches --out r.json writes r.0.json, r.1.json ... and --json prints one
+  document per line. At most 32 launches.
+
+  redis-benchdb run --server-bin redis-server --server-config-variant 'io-threads 1' \
+    --server-config-variant 'io-threads 2' -t set,get -n 100000     io-threads 1 against 2
+  redis-benchdb run --server-bin redis-server --transport tcp,unix -t get -P 16
+  redis-benchdb run --server-bin /opt/redis-6.2/redis-server --server-bin redis-server \
+    --server-cpus 1 --client-cpus 0                                  two versions, pinned
+  redis-benchdb run --server-bin redis-server --persistence none,aof-everysec,aof-always -t set
 `;
 
 export function buildProgram(
@@ -108,6 +131,20 @@ export function buildProgram(
       '--cloud-metadata',
       "ask the cloud's metadata service (1 s limit) for the instance type; off by default",
     )
+    .option('--server-bin <path>', 'start this server binary and run against it; repeat to compare', collect)
+    .option('--server-config <line>', "a config line for every launched server, e.g. 'io-threads 4'", collect)
+    .option(
+      '--server-config-variant <lines>',
+      "one variant of the launched servers' config ('io-threads 2; io-threads-do-reads yes'); repeat",
+      collect,
+    )
+    .option(
+      '--persistence <list>',
+      'launched servers: none, aof-always, aof-everysec, aof-no (comma-separated)',
+    )
+    .option('--transport <list>', 'launched servers: tcp, unix or tcp,unix')
+    .option('--server-cpus <list>', 'pin launched servers to these CPUs (taskset), e.g. 1 or 2-3')
+    .option('--client-cpus <list>', 'pin redis-benchdb itself to these CPUs (taskset), e.g. 0')
     .addHelpText('after', RUN_EXAMPLES)
     .action(async (command: string[], opts: Record<string, unknown>, cmd: Command) => {
       process.exitCode = await run(typedFlags(opts, cmd) as RunFlags, command);
@@ -295,6 +332,11 @@ function addTargetOptions(cmd: Command): void {
     .option('--sni <name>', 'server name for TLS')
     .option('--insecure', 'do not verify the TLS certificate')
     .option('-3, --resp3', 'speak RESP3 (HELLO 3)');
+}
+
+/** A repeatable option's values, in the order given. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** Only flags the user typed: commander's defaults are for display, the libraries have their own. */

@@ -15,6 +15,8 @@ import { signResult, validateResult } from '@redis-benchdb/result';
 import { CliError, EXIT_INTERRUPTED, EXIT_USAGE } from '../errors.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
+import { checkLaunchFlags } from '../run/launch-plan.js';
+import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '../run/launched-group.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
@@ -31,9 +33,19 @@ const PRODUCT_NAMES: Record<string, string> = {
 };
 
 /** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
-export async function runCommand(flags: RunFlags, command: string[]): Promise<number> {
+export async function runCommand(flags: RunFlags, command: string[], member?: GroupMember): Promise<number> {
+  // --server-bin: launch each server in turn and come back here once per launch, as a group member.
+  if (!member && flags.serverBin)
+    return runLaunchedGroup(flags, command, (m) => runCommand(flags, command, m));
+  checkLaunchFlags(flags);
   const plan = parseRunFlags(flags, command);
+  if (member) {
+    plan.target = { ...plan.target, ...member.target };
+    plan.targetIsDefault = false;
+  }
   const log = (s: string) => process.stderr.write(`${s}\n`);
+  const extraWarnings = member?.warnings ?? (flags.clientCpus ? await pinClient(flags.clientCpus, log) : []);
+  const out = flags.out && member ? memberOutPath(flags.out, member.runGroup.index) : flags.out;
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
 
   let cells: { label: string; options: CellOptions }[];
@@ -107,7 +119,7 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
         `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
       );
     }
-    if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
+    if (mode === 'csv' && !member?.runGroup.index) process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
     const summaries: CellSummary[] = [];
@@ -167,6 +179,8 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       plannedCells: cells.length,
       error: failure,
       cleanup,
+      ...(member ? { runGroup: member.runGroup } : {}),
+      extraWarnings,
     });
     const valid = validateResult(doc);
     if (!valid.ok) {
@@ -176,9 +190,12 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       );
     }
 
-    if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    member?.onDocument(doc);
+    // A group prints one document per line (JSON Lines), so that stdout stays parseable.
+    if (mode === 'json')
+      process.stdout.write(`${member ? JSON.stringify(doc) : JSON.stringify(doc, null, 2)}\n`);
     const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
-    if (flags.out) await writeAtomically(flags.out, signed);
+    if (out) await writeAtomically(out, signed);
     const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
     if (cleanup.error) log(cleanup.error);
     else if (mode === 'text')
@@ -187,10 +204,7 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       );
     if (mode === 'text')
       for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
-    if (flags.out)
-      log(
-        `wrote ${flags.out}, signed by ${key.fingerprint} (check it with: redis-benchdb verify ${flags.out})`,
-      );
+    if (out) log(`wrote ${out}, signed by ${key.fingerprint} (check it with: redis-benchdb verify ${out})`);
     for (const line of kept.lines) log(line);
     if (failure) {
       log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);

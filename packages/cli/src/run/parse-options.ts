@@ -54,6 +54,14 @@ export interface RunFlags {
   db?: string;
   submit?: boolean;
   server?: string;
+  /** Launch these servers (repeatable); see run/launch-plan.ts. */
+  serverBin?: string[];
+  serverConfig?: string[];
+  serverConfigVariant?: string[];
+  persistence?: string;
+  transport?: string;
+  serverCpus?: string;
+  clientCpus?: string;
 }
 
 export interface RunPlan {

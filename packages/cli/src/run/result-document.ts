@@ -16,12 +16,19 @@ export interface RunRecord {
   plannedCells: number;
   error: string | null;
   cleanup: { removedKeys: number | null; error: string | null };
+  /** The group this run belongs to (run --server-bin ...), absent for a single run. */
+  runGroup?: NonNullable<ResultV1['runGroup']>;
+  /** Warnings the caller knows of, e.g. NOT_PINNED. */
+  extraWarnings?: Warning[];
 }
 
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
 export function buildResultDocument(r: RunRecord): ResultV1 {
   const cells = r.cells.map(toCell);
-  const warnings: Warning[] = [...(environmentWarnings(r.environment) as Warning[])];
+  const warnings: Warning[] = [
+    ...(environmentWarnings(r.environment) as Warning[]),
+    ...(r.extraWarnings ?? []),
+  ];
   for (const c of r.cells) {
     if (c.saturation.clientBound) {
       warnings.push(
@@ -76,6 +83,7 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
       r.cells.some((c) => c.incomplete),
     error: r.error,
     cleanup: r.cleanup,
+    ...(r.runGroup ? { runGroup: r.runGroup } : {}),
   };
 }
 

@@ -70,8 +70,10 @@ export function guardTarget(args: readonly string[]): void {
       return '';
     }
   });
-  if (ports.length + sockets.length + uriPorts.length === 0)
-    throw new Error(`test bug: "${args.join(' ')}" names no server (-p/-s/-u)`);
+  // --server-bin starts its own servers on free ports (never 6379: the launcher asks the OS for one).
+  const launched = flagValues(args, '--server-bin', '--server-bin');
+  if (ports.length + sockets.length + uriPorts.length + launched.length === 0)
+    throw new Error(`test bug: "${args.join(' ')}" names no server (-p/-s/-u/--server-bin)`);
   if (uriPorts.some((p) => p === '' || p === String(PRODUCTION_PORT)))
     throw new Error('test bug: a -u URI must name its port, and never 6379');
   if (ports.some((p) => Number(p) === PRODUCTION_PORT) || args.includes(String(PRODUCTION_PORT)))
@@ -116,6 +118,8 @@ export interface SpawnOptions {
   guard?: boolean;
   /** REDIS_BENCHDB_CONFIG_DIR for this CLI (where its signing key lives); default defaultConfigDir(). */
   configDir?: string;
+  /** Extra environment variables (e.g. a PATH without taskset). */
+  env?: Record<string, string>;
 }
 
 /** Spawn `node bin.js ...args`; `done` resolves when it exits (SIGKILLed after timeoutMs). */
@@ -136,6 +140,7 @@ export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): Runn
       REDIS_BENCHDB_DB: path.join(opts.configDir ?? defaultConfigDir(), 'data', 'benchdb.sqlite'),
       XDG_DATA_HOME: path.join(opts.configDir ?? defaultConfigDir(), 'xdg-data'),
       REDIS_BENCHDB_SERVER: '',
+      ...opts.env,
     },
   });
   let out = '';

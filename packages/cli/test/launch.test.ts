@@ -1,0 +1,246 @@
+import { existsSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { findServerBinary } from '@redis-benchdb/engine';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listRunGroup, openDatabase } from '../../db/dist/index.js';
+import type { ResultV1 } from '../../result/dist/index.js';
+import {
+  assertBuilt,
+  describeResult,
+  readEnvelope,
+  removeTempDirs,
+  runCli,
+  spawnCli,
+  tempDir,
+  waitFor,
+} from './helpers/cli.js';
+
+// `run --server-bin`: the CLI starts its own redis-servers on free ports (never 6379), runs, and
+// stops them. Each test keeps its runs tiny (-t set, a few thousand requests) and its own config
+// dir, so its database holds only its own group.
+
+const haveTaskset = process.platform === 'linux' && findServerBinary('taskset') !== null;
+const QUICK = ['-t', 'set', '-n', '2000', '-c', '2', '-r', '100'];
+
+beforeAll(() => assertBuilt());
+afterAll(() => removeTempDirs());
+
+/** The pids of the servers a group run said it started ("... (pid 123) on ..."). */
+function startedPids(stderr: string): number[] {
+  const pids = [...stderr.matchAll(/\(pid (\d+)\) on/g)].map((m) => Number(m[1]));
+  for (const pid of pids) seenPids.add(pid);
+  return pids;
+}
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+const seenPids = new Set<number>();
+
+// Should a CLI be SIGKILLed by a test's timeout, its servers outlive it: end those it started.
+afterEach(() => {
+  for (const pid of seenPids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  seenPids.clear();
+});
+
+async function groupFromDb(configDir: string, groupId: string) {
+  const db = openDatabase(path.join(configDir, 'data', 'benchdb.sqlite'), { readonly: true });
+  try {
+    return listRunGroup(db, groupId);
+  } finally {
+    db.close();
+  }
+}
+
+describe('run --server-bin', () => {
+  it('io-threads 1 against 2: two signed results in one group, stored with the group columns; no server left', async () => {
+    const dir = await tempDir();
+    const r = await runCli(
+      [
+        'run',
+        '--server-bin',
+        'redis-server',
+        '--server-config-variant',
+        'io-threads 1',
+        '--server-config-variant',
+        'io-threads 2',
+        ...QUICK,
+        '--out',
+        path.join(dir, 'r.json'),
+      ],
+      { configDir: dir, timeoutMs: 60_000 },
+    );
+    expect(r.code, describeResult(r)).toBe(0);
+    const docs: ResultV1[] = [];
+    for (const i of [0, 1]) docs.push((await readEnvelope(path.join(dir, `r.${i}.json`))).payload);
+    const [a, b] = docs as [ResultV1, ResultV1];
+    expect(a.runGroup!.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(b.runGroup!.id).toBe(a.runGroup!.id);
+    expect([a.runGroup!.index, b.runGroup!.index]).toEqual([0, 1]);
+    expect(a.runGroup).toMatchObject({ size: 2, varies: ['serverConfig'] });
+    expect(a.runGroup!.label).toMatch(/^redis-server \S+ · io-threads 1$/);
+    // What each server ran with, as the probe read it back (INFO/CONFIG GET), not as we asked.
+    expect([a.environment.server.ioThreads, b.environment.server.ioThreads]).toEqual([1, 2]);
+    expect(a.environment.fingerprint).not.toBe(b.environment.fingerprint);
+    // The group is not part of what was measured: same workload, same fingerprint.
+    expect(a.cells[0]!.workloadFingerprint).toBe(b.cells[0]!.workloadFingerprint);
+    expect(a.target.port).not.toBe(6379);
+
+    const stored = await groupFromDb(dir, a.runGroup!.id);
+    expect(stored.map((s) => [s.runGroupIndex, s.runGroupLabel])).toEqual([
+      [0, a.runGroup!.label],
+      [1, b.runGroup!.label],
+    ]);
+    expect(r.stdout).toMatch(/run group [0-9a-f]{16}: ops\/s/);
+    const pids = startedPids(r.stderr);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+  });
+
+  it('--transport tcp,unix × --persistence: each result on its link, with appendfsync as the server reports it', async () => {
+    const dir = await tempDir();
+    const r = await runCli(
+      [
+        'run',
+        '--server-bin',
+        'redis-server',
+        '--transport',
+        'tcp,unix',
+        '--persistence',
+        'aof-always,aof-no',
+        ...QUICK,
+        '--json',
+      ],
+      { configDir: dir, timeoutMs: 90_000 },
+    );
+    expect(r.code, describeResult(r)).toBe(0);
+    const docs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ResultV1);
+    expect(
+      docs.map((d) => [
+        d.runGroup!.label.replace(/^redis-server \S+ · /, ''),
+        d.environment.link.kind,
+        d.environment.server.persistence.appendonly,
+        d.environment.server.persistence.appendfsync,
+      ]),
+    ).toEqual([
+      ['aof-always · tcp', 'tcp-loopback', true, 'always'],
+      ['aof-always · unix', 'unix', true, 'always'],
+      ['aof-no · tcp', 'tcp-loopback', true, 'no'],
+      ['aof-no · unix', 'unix', true, 'no'],
+    ]);
+    expect(docs[0]!.runGroup!.varies).toEqual(['persistence', 'transport']);
+    expect(docs[1]!.target.socket).toMatch(/redis-benchdb-server-[^/]+\/redis\.sock$/);
+    // The socket lived in the server's temp dir, which went with the server.
+    expect(existsSync(path.dirname(docs[1]!.target.socket!))).toBe(false);
+    for (const pid of startedPids(r.stderr)) expect(alive(pid)).toBe(false);
+    expect((await groupFromDb(dir, docs[0]!.runGroup!.id)).length).toBe(4);
+  });
+
+  it.skipIf(!haveTaskset)(
+    '--server-cpus/--client-cpus: the pinning is measured into the environment',
+    async () => {
+      const dir = await tempDir();
+      const r = await runCli(
+        [
+          'run',
+          '--server-bin',
+          'redis-server',
+          '--server-cpus',
+          '0',
+          '--client-cpus',
+          '0',
+          ...QUICK,
+          '--json',
+        ],
+        { configDir: dir },
+      );
+      expect(r.code, describeResult(r)).toBe(0);
+      const doc = JSON.parse(r.stdout) as ResultV1;
+      expect(doc.environment.client.numa).toMatchObject({ clientCpus: '0', serverCpus: '0' });
+      expect(doc.warnings.map((w) => w.code)).not.toContain('NOT_PINNED');
+      expect(r.stderr).toMatch(/pinned to CPU 0/);
+    },
+  );
+
+  it('without taskset on PATH the run goes on unpinned, says so, and the result carries NOT_PINNED', async () => {
+    const dir = await tempDir();
+    // A PATH with only redis-server on it (the probe's shell helpers report their own absence as unknowns).
+    const bin = path.join(dir, 'bin');
+    await mkdir(bin);
+    await symlink(findServerBinary('redis-server')!, path.join(bin, 'redis-server'));
+    const r = await runCli(
+      ['run', '--server-bin', 'redis-server', '--server-cpus', '0', '--client-cpus', '0', ...QUICK, '--json'],
+      { configDir: dir, env: { PATH: bin } },
+    );
+    expect(r.code, describeResult(r)).toBe(0);
+    const doc = JSON.parse(r.stdout) as ResultV1;
+    const notPinned = doc.warnings.filter((w) => w.code === 'NOT_PINNED').map((w) => w.message);
+    expect(notPinned).toHaveLength(2);
+    expect(notPinned.join('\n')).toMatch(
+      /--server-cpus 0 was asked for but not applied \(taskset is not on PATH/,
+    );
+    expect(r.stderr).toMatch(/NOT pinned \(taskset is not on PATH/);
+    expect(r.stderr).toMatch(/--client-cpus 0 NOT applied/);
+  });
+
+  it('Ctrl-C during the first launch stops the group: exit 130, its server gone, the next never started', async () => {
+    const dir = await tempDir();
+    const cli = spawnCli(
+      [
+        'run',
+        '--server-bin',
+        'redis-server',
+        '--transport',
+        'tcp,unix',
+        '-t',
+        'set',
+        '--duration',
+        '20',
+        '-c',
+        '2',
+      ],
+      { configDir: dir },
+    );
+    await waitFor(
+      () => /keys under rbdb:[0-9a-f]{6}:\*/.test(cli.stderr()),
+      'the first run to start',
+      20_000,
+    );
+    startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
+    // Wait until the load runs (keys written): an interrupt during the workers' handshake is another case.
+    const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
+    expect(port).not.toBe(6379);
+    const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+    redis.on('error', () => {});
+    await redis.connect();
+    await waitFor(async () => (await redis.dbsize()) > 0, 'the run to write keys');
+    redis.disconnect();
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code, describeResult(r)).toBe(130);
+    expect(r.stderr).toMatch(/\[1\/2\]/);
+    expect(r.stderr).not.toMatch(/\[2\/2\]/);
+    const pids = startedPids(r.stderr);
+    expect(pids).toHaveLength(1);
+    expect(alive(pids[0]!)).toBe(false);
+  });
+
+  it('usage errors exit 2 before any server starts', async () => {
+    for (const [args, message] of [
+      [['--transport', 'unix', '-p', '7001'], /add --server-bin PATH/],
+      [['--server-bin', 'redis-server', '-p', '7001'], /drop -p/],
+      [
+        ['--server-bin', 'redis-server', '--server-cpus', '4095'],
+        /invalid --server-cpus: "4095": this machine has CPUs/,
+      ],
+      [['--server-bin', 'redis-server', '-t', 'nosuch'], /unknown test/],
+    ] as const) {
+      const r = await runCli(['run', ...args]);
+      expect(r.code, describeResult(r)).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/started redis-server/);
+    }
+  });
+});
