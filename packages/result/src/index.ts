@@ -21,6 +21,8 @@ export type {
 export type {
   Base64Histogram,
   Cell,
+  Cluster,
+  ClusterNode,
   CpuList,
   CrossCheck,
   EnvelopeV1,
@@ -28,6 +30,7 @@ export type {
   Latency,
   Link,
   Machine,
+  Redirects,
   ResultV1,
   Saturation,
   Server,

@@ -66,6 +66,7 @@ export interface ResultV1 {
     tls: boolean;
     db: number;
     resp3: boolean;
+    cluster?: Cluster;
   };
   /**
    * Every key the run wrote started with this.
@@ -121,6 +122,58 @@ export interface ResultV1 {
      */
     varies: string[];
   };
+}
+/**
+ * Cluster mode (run --cluster): the cluster as discovered from the target node when the run began. Requests went to each key's slot's primary; environment.server describes the target node alone.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Cluster".
+ */
+export interface Cluster {
+  /**
+   * CLUSTER SHARDS where the server has it (Redis 7.0+), else CLUSTER SLOTS.
+   */
+  discoveredBy: 'CLUSTER SHARDS' | 'CLUSTER SLOTS';
+  /**
+   * Hash slots (of 16384) that a primary served.
+   */
+  slotsCovered: number;
+  nodes: ClusterNode[];
+}
+/**
+ * One node of the cluster: a primary (which the load went to) or a replica (which only received replication).
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "ClusterNode".
+ */
+export interface ClusterNode {
+  /**
+   * The node id; null when the server does not report it.
+   */
+  id: string | null;
+  role: 'primary' | 'replica';
+  host: string;
+  port: number;
+  /**
+   * A replica's primary.
+   */
+  primaryId: string | null;
+  /**
+   * How many slot ranges the node (a replica: its primary) serves.
+   */
+  slotRanges: number;
+  /**
+   * How many hash slots those ranges hold.
+   */
+  slots: number;
+  /**
+   * INFO server (valkey_version, else redis_version); null when the node could not be asked.
+   */
+  version: string | null;
+  /**
+   * CLUSTER SHARDS health (online, failed, loading); null from CLUSTER SLOTS.
+   */
+  health: string | null;
 }
 /**
  * The client machine.
@@ -362,6 +415,7 @@ export interface Cell {
   hitRatio: number | null;
   saturation: Saturation;
   crossCheck: CrossCheck;
+  redirects?: Redirects;
   incomplete: boolean;
   error: string | null;
 }
@@ -440,6 +494,7 @@ export interface Trial {
   responseHistogram: Base64Histogram | null;
   saturation: Saturation;
   crossCheck: CrossCheck;
+  redirects?: Redirects;
   incomplete: boolean;
   error: string | null;
 }
@@ -511,6 +566,16 @@ export interface CrossCheck {
   observed: number | null;
   commands: string[];
   note?: string;
+}
+/**
+ * Cluster mode: MOVED and ASK replies in the measured phase. Each redirected request was sent again to the node named (after ASKING for ASK), and counts once, as completed, with its latency from the first send to the final reply.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Redirects".
+ */
+export interface Redirects {
+  moved: number;
+  ask: number;
 }
 
 /**

@@ -115,6 +115,9 @@ export const resultV1Schema = {
         resp3: {
           type: 'boolean',
         },
+        cluster: {
+          $ref: '#/$defs/Cluster',
+        },
       },
     },
     keyPrefix: {
@@ -227,6 +230,100 @@ export const resultV1Schema = {
     },
   },
   $defs: {
+    Cluster: {
+      description:
+        "Cluster mode (run --cluster): the cluster as discovered from the target node when the run began. Requests went to each key's slot's primary; environment.server describes the target node alone.",
+      type: 'object',
+      additionalProperties: false,
+      required: ['discoveredBy', 'slotsCovered', 'nodes'],
+      properties: {
+        discoveredBy: {
+          description: 'CLUSTER SHARDS where the server has it (Redis 7.0+), else CLUSTER SLOTS.',
+          enum: ['CLUSTER SHARDS', 'CLUSTER SLOTS'],
+        },
+        slotsCovered: {
+          description: 'Hash slots (of 16384) that a primary served.',
+          type: 'integer',
+          minimum: 0,
+          maximum: 16384,
+        },
+        nodes: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            $ref: '#/$defs/ClusterNode',
+          },
+        },
+      },
+    },
+    ClusterNode: {
+      description:
+        'One node of the cluster: a primary (which the load went to) or a replica (which only received replication).',
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'role', 'host', 'port', 'primaryId', 'slotRanges', 'slots', 'version', 'health'],
+      properties: {
+        id: {
+          description: 'The node id; null when the server does not report it.',
+          type: ['string', 'null'],
+          pattern: '^[0-9a-f]{40}$',
+        },
+        role: {
+          enum: ['primary', 'replica'],
+        },
+        host: {
+          type: 'string',
+          minLength: 1,
+        },
+        port: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 65535,
+        },
+        primaryId: {
+          description: "A replica's primary.",
+          type: ['string', 'null'],
+          pattern: '^[0-9a-f]{40}$',
+        },
+        slotRanges: {
+          description: 'How many slot ranges the node (a replica: its primary) serves.',
+          type: 'integer',
+          minimum: 0,
+        },
+        slots: {
+          description: 'How many hash slots those ranges hold.',
+          type: 'integer',
+          minimum: 0,
+          maximum: 16384,
+        },
+        version: {
+          description:
+            'INFO server (valkey_version, else redis_version); null when the node could not be asked.',
+          type: ['string', 'null'],
+        },
+        health: {
+          description: 'CLUSTER SHARDS health (online, failed, loading); null from CLUSTER SLOTS.',
+          type: ['string', 'null'],
+        },
+      },
+    },
+    Redirects: {
+      description:
+        'Cluster mode: MOVED and ASK replies in the measured phase. Each redirected request was sent again to the node named (after ASKING for ASK), and counts once, as completed, with its latency from the first send to the final reply.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['moved', 'ask'],
+      properties: {
+        moved: {
+          type: 'integer',
+          minimum: 0,
+        },
+        ask: {
+          type: 'integer',
+          minimum: 0,
+        },
+      },
+    },
     Sha256: {
       description: 'sha256: followed by 64 lower-case hex digits.',
       type: 'string',
@@ -811,6 +908,9 @@ export const resultV1Schema = {
         crossCheck: {
           $ref: '#/$defs/CrossCheck',
         },
+        redirects: {
+          $ref: '#/$defs/Redirects',
+        },
         incomplete: {
           type: 'boolean',
         },
@@ -1032,6 +1132,9 @@ export const resultV1Schema = {
         },
         crossCheck: {
           $ref: '#/$defs/CrossCheck',
+        },
+        redirects: {
+          $ref: '#/$defs/Redirects',
         },
         incomplete: {
           type: 'boolean',
