@@ -110,7 +110,7 @@ export function parseInfo(text: string): Record<string, string> {
   return out;
 }
 
-function escapeGlob(s: string): string {
+export function escapeGlob(s: string): string {
   return s.replace(/[*?[\]\\]/g, '\\$&');
 }
 

@@ -1,3 +1,14 @@
+export { ClusterControl, type ClusterPlan } from './cluster/control.js';
+export {
+  type LocalCluster,
+  LocalClusterError,
+  type LocalClusterNode,
+  type LocalClusterOptions,
+  startLocalCluster,
+} from './cluster/local-cluster.js';
+export { ClusterModeError, clusterRefusal, validateClusterTest } from './cluster/routing.js';
+export { keySlot, SLOT_COUNT } from './cluster/slots.js';
+export { ClusterTopologyError, discoverTopology, parseShards, parseSlots } from './cluster/topology.js';
 export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';

@@ -22,6 +22,11 @@ export interface Target {
   db: number;
   /** Speak RESP3 (HELLO 3) on the measured connections. @default false */
   resp3: boolean;
+  /**
+   * Redis Cluster: host and port name any node; the slots are read from it and each request goes
+   * to its slot's primary, following MOVED and ASK. @default false
+   */
+  cluster?: boolean;
 }
 
 /** One cell: a single workload run against a target. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import type { ClusterPlan } from './cluster/control.js';
 import type { TestDefinition } from './commands.js';
-import type { ControlPlane } from './control.js';
 import type { ControlMessage, WorkerMessage, WorkerPlan, WorkerReport } from './load/plan.js';
 import type { CellOptions, Target } from './options.js';
 
@@ -10,7 +10,16 @@ export interface CellPlanParts {
   cycle: number[];
   valueMin: number;
   valueMax: number;
+  /** Cluster mode: where each slot's requests go. */
+  cluster?: ClusterPlan;
 }
+
+/** Server CPU seconds; in cluster mode also each primary's, so a cell's saturation is its busiest node's. */
+export type CpuSample = {
+  total: number;
+  mainThread: number | null;
+  nodes?: { total: number; mainThread: number | null }[];
+};
 
 export interface WorkersRun {
   reports: WorkerReport[];
@@ -29,7 +38,7 @@ export async function runWorkers(
   o: CellOptions,
   parts: CellPlanParts,
   hooks: {
-    control: ControlPlane;
+    control: { cpuSeconds(): Promise<CpuSample> };
     onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
     signal?: AbortSignal;
   },
@@ -41,7 +50,7 @@ export async function runWorkers(
   const post = (m: ControlMessage) => {
     for (const w of workers) w.postMessage(m);
   };
-  let cpuStart: Awaited<ReturnType<ControlPlane['cpuSeconds']>> | null = null;
+  let cpuStart: CpuSample | null = null;
   let measureStartMs = 0;
 
   const onAbort = () => post({ type: 'abort' });
@@ -93,16 +102,38 @@ export async function runWorkers(
   }
   const wallSec = (performance.now() - measureStartMs) / 1000;
   const cpuEnd = await hooks.control.cpuSeconds().catch(() => null);
-  const start = cpuStart as Awaited<ReturnType<ControlPlane['cpuSeconds']>> | null;
+  const start = busiest(cpuStart as CpuSample | null, cpuEnd);
+  const end = start === null ? cpuEnd : cpuEnd!.nodes![start.index]!;
+  const from = start === null ? (cpuStart as CpuSample | null) : start.sample;
   return {
     reports,
     cpu: {
       wallSec,
-      totalSec: start && cpuEnd ? cpuEnd.total - start.total : null,
+      totalSec: from && end ? end.total - from.total : null,
       mainThreadSec:
-        start?.mainThread != null && cpuEnd?.mainThread != null ? cpuEnd.mainThread - start.mainThread : null,
+        from?.mainThread != null && end?.mainThread != null ? end.mainThread - from.mainThread : null,
     },
   };
+}
+
+/** Cluster mode: the primary whose (main-thread) CPU grew most, and its first sample; else null. */
+function busiest(
+  start: CpuSample | null,
+  end: CpuSample | null,
+): { index: number; sample: { total: number; mainThread: number | null } } | null {
+  if (!start?.nodes || !end?.nodes || start.nodes.length !== end.nodes.length) return null;
+  let best = -1;
+  let bestDelta = Number.NEGATIVE_INFINITY;
+  start.nodes.forEach((s, i) => {
+    const e = end.nodes![i]!;
+    const d =
+      s.mainThread !== null && e.mainThread !== null ? e.mainThread - s.mainThread : e.total - s.total;
+    if (d > bestDelta) {
+      bestDelta = d;
+      best = i;
+    }
+  });
+  return best < 0 ? null : { index: best, sample: start.nodes[best]! };
 }
 
 export class HandshakeError extends Error {

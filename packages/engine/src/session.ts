@@ -6,6 +6,8 @@ import {
   mergeEncodedHistograms,
   summarizeHistogram,
 } from '@redis-benchdb/result';
+import { ClusterControl } from './cluster/control.js';
+import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
 import type { WorkerReport } from './load/plan.js';
@@ -34,6 +36,8 @@ export interface CellResult {
   responseHistogram: string | null;
   saturation: Saturation;
   crossCheck: CrossCheck;
+  /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
+  redirects: { moved: number; ask: number } | null;
   incomplete: boolean;
   error: string | null;
 }
@@ -55,23 +59,49 @@ export class BenchSession {
     readonly control: ControlPlane,
     /** Every key this session writes starts with this, e.g. `rbdb:3f9c1a:`. */
     readonly prefix: string,
+    /** Cluster mode (target.cluster): the primaries' control connections and the topology. */
+    readonly cluster: ClusterControl | null = null,
   ) {}
 
   /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
   private readonly preloaded = new Set<string>();
 
   static async open(target: Target): Promise<BenchSession> {
+    if (target.cluster) {
+      if (target.socket)
+        throw new ClusterModeError(
+          'cluster mode needs a TCP address (-h/-p of any node): drop -s, nodes are reached at the addresses the cluster announces',
+        );
+      if (target.db !== 0)
+        throw new ClusterModeError(`a cluster serves database 0 only: drop --dbnum ${target.db}`);
+    }
     const control = await ControlPlane.connect(target);
-    return new BenchSession(target, control, `rbdb:${randomBytes(3).toString('hex')}:`);
+    let cluster: ClusterControl | null = null;
+    try {
+      if (target.cluster) cluster = await ClusterControl.open(target, control);
+    } catch (err) {
+      await control.close();
+      throw err;
+    }
+    return new BenchSession(target, control, `rbdb:${randomBytes(3).toString('hex')}:`, cluster);
+  }
+
+  /** What commandstats and CPU are read from: the server, or every primary of the cluster. */
+  private get meter(): ControlPlane | ClusterControl {
+    return this.cluster ?? this.control;
   }
 
   async runCell(options: CellOptions, hooks: RunCellHooks = {}): Promise<CellResult> {
     validateCellOptions(options);
     const tests = cellTests(options);
+    if (this.cluster) {
+      for (const t of tests.list) validateClusterTest(t, options.keyspaceSize);
+      await this.cluster.refresh();
+    }
     const [vmin, vmax] = valueRange(options.valueSizeBytes);
     await this.prepare(options, tests.list, hooks.signal);
     const statNames = [...new Set(tests.list.map((t) => t.commandstat))];
-    const statsBefore = await this.control.commandStats();
+    const statsBefore = await this.meter.commandStats();
     const run = await runWorkers(
       this.target,
       options,
@@ -81,29 +111,31 @@ export class BenchSession {
         cycle: tests.cycle,
         valueMin: vmin,
         valueMax: vmax,
+        ...(this.cluster ? { cluster: this.cluster.plan() } : {}),
       },
-      { control: this.control, ...hooks },
+      { control: this.meter, ...hooks },
     );
-    const statsAfter = await this.control.commandStats().catch(() => null);
+    const statsAfter = await this.meter.commandStats().catch(() => null);
     return buildResult(options, tests.list, run.reports, run.cpu, statNames, statsBefore, statsAfter);
   }
 
   /** Remove every key this session wrote. */
   cleanup(): Promise<number> {
     this.preloaded.clear();
-    return this.control.removeKeys(this.prefix);
+    return this.meter.removeKeys(this.prefix);
   }
 
-  close(): Promise<void> {
-    return this.control.close();
+  async close(): Promise<void> {
+    await this.cluster?.close();
+    await this.control.close();
   }
 
   /** Lists for LRANGE, keys for reads: state the measured commands expect, written unmeasured. */
   private async prepare(options: CellOptions, tests: TestDefinition[], signal?: AbortSignal): Promise<void> {
-    const redis = this.control.redis;
     const [vmin] = valueRange(options.valueSizeBytes);
     if (tests.some((t) => t.needsList)) {
       const key = `${this.prefix}mylist`;
+      const redis = this.cluster ? this.cluster.forKey(key).redis : this.control.redis;
       await redis.del(key);
       const value = 'x'.repeat(vmin);
       for (let i = 0; i < 600; i += 100) await redis.rpush(key, ...Array.from({ length: 100 }, () => value));
@@ -127,8 +159,15 @@ export class BenchSession {
           connections: Math.min(options.connections, 16),
           threads: 1,
         },
-        { prefix: this.prefix, tests: set, cycle: [0], valueMin: vmin, valueMax: vmax },
-        { control: this.control, ...(signal ? { signal } : {}) },
+        {
+          prefix: this.prefix,
+          tests: set,
+          cycle: [0],
+          valueMin: vmin,
+          valueMax: vmax,
+          ...(this.cluster ? { cluster: this.cluster.plan() } : {}),
+        },
+        { control: this.meter, ...(signal ? { signal } : {}) },
       );
       if (!signal?.aborted) this.preloaded.add(preloadKey);
     }
@@ -168,7 +207,15 @@ function buildResult(
     : null;
   const nils = sum((r) => r.measuredNils);
   const opsPerSec = elapsedSec > 0 ? completed / elapsedSec : 0;
-  const expected = sum((r) => r.totalCompleted);
+  // A redirected request was counted by the server twice: rejected where it went first, and a
+  // call where it was answered. The client counts it once, plus once per redirect it followed.
+  const expected = sum((r) => r.totalCompleted + r.totalRedirects);
+  const redirects = reports[0]?.measuredRedirects
+    ? {
+        moved: sum((r) => r.measuredRedirects?.moved ?? 0),
+        ask: sum((r) => r.measuredRedirects?.ask ?? 0),
+      }
+    : null;
   const error = reports.find((r) => r.error)?.error ?? null;
   const isRead = tests.length === 1 && READ_TESTS.has(tests[0]!.name);
   return {
@@ -197,6 +244,7 @@ function buildResult(
           note: 'the cell was cut short: requests in flight were counted by the server but not by the client',
         }
       : crossCheck(statNames, expected, before, after),
+    redirects,
     incomplete: reports.some((r) => r.incomplete),
     error,
   };

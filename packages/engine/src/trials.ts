@@ -21,7 +21,10 @@ export interface CellSummary {
   /** Median over trials, bootstrap 95% CI of the median, coefficient of variation. */
   opsPerSec: { median: number; ci95Low: number; ci95High: number; cv: number | null };
   unstable: boolean;
-  trials: Omit<CellResult, 'test' | 'workload'>[];
+  /** Each trial as run; `redirects` only in cluster mode, as in the result schema. */
+  trials: (Omit<CellResult, 'test' | 'workload' | 'redirects'> & {
+    redirects?: { moved: number; ask: number };
+  })[];
   /** Merged over trials: histograms are summed, never averaged. */
   latencyUs: LatencySummaryUs;
   histogram: string;
@@ -36,6 +39,8 @@ export interface CellSummary {
   /** The trial whose throughput is the median's, or nearest to it. */
   saturation: Saturation;
   crossCheck: CrossCheck;
+  /** Cluster mode: MOVED and ASK replies followed, summed over the trials; null otherwise. */
+  redirects: { moved: number; ask: number } | null;
   incomplete: boolean;
   error: string | null;
 }
@@ -75,7 +80,9 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
       cv,
     },
     unstable: isUnstable(cv),
-    trials: trials.map(({ test: _t, workload: _w, ...rest }) => rest),
+    trials: trials.map(({ test: _t, workload: _w, redirects, ...rest }) =>
+      redirects ? { ...rest, redirects } : rest,
+    ),
     latencyUs: summarizeHistogram(hist),
     histogram: encodeHistogram(hist),
     responseTimeUs: response ? summarizeHistogram(response) : null,
@@ -92,6 +99,9 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
     saturation: representative.saturation,
     // A mismatch in any trial is the cell's: it means the counts cannot be trusted.
     crossCheck: mismatch?.crossCheck ?? failed?.crossCheck ?? representative.crossCheck,
+    redirects: first.redirects
+      ? { moved: sum((t) => t.redirects?.moved ?? 0), ask: sum((t) => t.redirects?.ask ?? 0) }
+      : null,
     incomplete: failed !== undefined,
     error: failed?.error ?? null,
   };

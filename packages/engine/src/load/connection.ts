@@ -6,8 +6,37 @@ import type { Workload } from './workload.js';
 
 /** What a connection reports to the driver that owns it. */
 export interface ConnectionHost {
-  onReplies(conn: LoadConnection, count: number, now: number): void;
-  onConnectionLost(conn: LoadConnection, err: Error): void;
+  onReplies(conn: MeasuredConnection, count: number, now: number): void;
+  onConnectionLost(conn: MeasuredConnection, err: Error): void;
+  /** Stop the cell with this reason (the result is marked incomplete). */
+  abort(reason: string): void;
+}
+
+/**
+ * What the driver needs of a measured connection: one socket (LoadConnection), or in cluster
+ * mode one socket per primary (ClusterConnection).
+ */
+export interface MeasuredConnection {
+  /** Requests sent and not yet answered. */
+  inFlight: number;
+  /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
+  nextIntendedMs: number;
+  send(n: number): void;
+  sendDue(now: number, limit: number, budget: number): number;
+  close(): void;
+  counters(): ConnectionCounters;
+}
+
+export interface ConnectionCounters {
+  /** Replies to the cell's requests: not handshakes, nor redirects that were followed. */
+  completed: number;
+  nils: number;
+  errors: ReadonlyMap<string, number>;
+  bytesIn: number;
+  bytesOut: number;
+  /** Cluster mode: MOVED and ASK replies followed. */
+  moved: number;
+  ask: number;
 }
 
 export interface SocketOptions {
@@ -21,7 +50,7 @@ export interface SocketOptions {
  * One measured connection: writes requests from the workload's templates and times each reply.
  * Replies arrive in request order (RESP is FIFO per connection), so send times live in a ring.
  */
-export class LoadConnection {
+export class LoadConnection implements MeasuredConnection {
   readonly reader = new ReplyReader();
   socket: net.Socket | null = null;
   inFlight = 0;
@@ -175,6 +204,19 @@ export class LoadConnection {
   close(): void {
     this.closing = true;
     this.socket?.destroy();
+  }
+
+  counters(): ConnectionCounters {
+    const r = this.reader;
+    return {
+      completed: r.replies - this.handshakeReplies,
+      nils: r.nils,
+      errors: r.errorsByType,
+      bytesIn: this.bytesIn,
+      bytesOut: this.bytesOut,
+      moved: 0,
+      ask: 0,
+    };
   }
 
   private onRead(nread: number, buf: Buffer): void {

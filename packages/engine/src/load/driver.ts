@@ -1,11 +1,18 @@
 import { readFileSync } from 'node:fs';
 import type tls from 'node:tls';
 import { encodeHistogram } from '@redis-benchdb/result';
+import { ClusterConnection } from '../cluster/connection.js';
+import { ClusterRouting } from '../cluster/routing.js';
 import { compileTest } from '../commands.js';
 import { describeTarget, explainHandshakeError } from '../control.js';
 import { createKeyGenerator, Rng } from '../keys.js';
 import type { Target } from '../options.js';
-import { type ConnectionHost, LoadConnection, type SocketOptions } from './connection.js';
+import {
+  type ConnectionHost,
+  LoadConnection,
+  type MeasuredConnection,
+  type SocketOptions,
+} from './connection.js';
 import type { WorkerPlan, WorkerReport } from './plan.js';
 import { createValueSource } from './values.js';
 import { Workload } from './workload.js';
@@ -20,7 +27,7 @@ const PHASE_DONE = 2;
  */
 export class Driver implements ConnectionHost {
   readonly workload: Workload;
-  private readonly conns: LoadConnection[] = [];
+  private readonly conns: MeasuredConnection[] = [];
   private readonly window: boolean;
   private readonly depth: number;
   private readonly openLoop: boolean;
@@ -34,7 +41,7 @@ export class Driver implements ConnectionHost {
   private stopTimer: NodeJS.Timeout | null = null;
   private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   /** The counters when measuring began: the report gives the measured phase as the difference. */
-  private snapshot = { errors: new Map<string, number>(), nils: 0, bytesIn: 0, bytesOut: 0, completed: 0 };
+  private snapshot = this.totals();
   private finished!: (r: WorkerReport) => void;
   readonly done: Promise<WorkerReport>;
 
@@ -79,10 +86,13 @@ export class Driver implements ConnectionHost {
     const handshake = handshakeCommands(this.plan.target);
     // One read buffer for every connection of this worker: `onread` consumes it synchronously.
     const readBuffer = Buffer.allocUnsafe(256 * 1024);
+    if (this.plan.cluster) return this.connectCluster(socketOptions, handshake, readBuffer);
+    const conns: LoadConnection[] = [];
     for (let i = 0; i < this.plan.connections; i++)
-      this.conns.push(new LoadConnection(this, this.workload, this.depth, this.openLoop));
+      conns.push(new LoadConnection(this, this.workload, this.depth, this.openLoop));
+    this.conns.push(...conns);
     await Promise.all(
-      this.conns.map(async (c) => {
+      conns.map(async (c) => {
         await c.connect(socketOptions, readBuffer);
         try {
           await c.handshake(handshake);
@@ -90,6 +100,31 @@ export class Driver implements ConnectionHost {
           throw new Error(explainHandshakeError(describeTarget(this.plan.target), (err as Error).message));
         }
       }),
+    );
+  }
+
+  /** Cluster mode: each connection is a socket per primary; requests are routed by slot. */
+  private async connectCluster(
+    options: SocketOptions,
+    handshake: Buffer[],
+    readBuffer: Buffer,
+  ): Promise<void> {
+    const p = this.plan;
+    const routing = new ClusterRouting(p.cluster!, p.tests, p.prefix, p.keyspaceSize);
+    for (let i = 0; i < p.connections; i++) {
+      const seed = p.seed * 31 + p.workerIndex * 1_000_003 + i;
+      this.conns.push(
+        new ClusterConnection(this, this.workload, routing, this.depth, this.openLoop, i, seed),
+      );
+    }
+    await Promise.all(
+      this.conns.map((c) =>
+        (c as ClusterConnection)
+          .open(options, handshake, readBuffer)
+          .catch((err: Error & { node?: string }) => {
+            throw err.node ? new Error(explainHandshakeError(`cluster node ${err.node}`, err.message)) : err;
+          }),
+      ),
     );
   }
 
@@ -125,14 +160,19 @@ export class Driver implements ConnectionHost {
     let bytesIn = 0;
     let bytesOut = 0;
     let completed = 0;
-    for (const c of this.conns) {
-      for (const [k, v] of c.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
-      nils += c.reader.nils;
+    let moved = 0;
+    let ask = 0;
+    for (const conn of this.conns) {
+      const c = conn.counters();
+      for (const [k, v] of c.errors) errors.set(k, (errors.get(k) ?? 0) + v);
+      nils += c.nils;
       bytesIn += c.bytesIn;
       bytesOut += c.bytesOut;
-      completed += c.reader.replies - c.handshakeReplies;
+      completed += c.completed;
+      moved += c.moved;
+      ask += c.ask;
     }
-    return { errors, nils, bytesIn, bytesOut, completed };
+    return { errors, nils, bytesIn, bytesOut, completed, moved, ask };
   }
 
   /** Stop sending; finish once every request in flight has its reply. */
@@ -148,7 +188,7 @@ export class Driver implements ConnectionHost {
     this.finish();
   }
 
-  onReplies(conn: LoadConnection, count: number, now: number): void {
+  onReplies(conn: MeasuredConnection, count: number, now: number): void {
     this.inFlight -= count;
     if (this.phase === PHASE_RUNNING) {
       if (this.openLoop) this.sendDue(conn, now);
@@ -158,16 +198,16 @@ export class Driver implements ConnectionHost {
     if (this.inFlight === 0) this.checkDone();
   }
 
-  onConnectionLost(_conn: LoadConnection, err: Error): void {
+  onConnectionLost(_conn: MeasuredConnection, err: Error): void {
     const code = (err as NodeJS.ErrnoException).code;
     this.abort(`lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`);
   }
 
-  private fill(conn: LoadConnection): void {
+  private fill(conn: MeasuredConnection): void {
     this.refill(conn, this.depth - conn.inFlight);
   }
 
-  private refill(conn: LoadConnection, n: number): void {
+  private refill(conn: MeasuredConnection, n: number): void {
     if (this.measuring) {
       if (n > this.remaining) n = this.remaining;
       this.remaining -= n;
@@ -177,7 +217,7 @@ export class Driver implements ConnectionHost {
     conn.send(n);
   }
 
-  private sendDue(conn: LoadConnection, now: number): void {
+  private sendDue(conn: MeasuredConnection, now: number): void {
     const budget = this.measuring ? this.remaining : Number.POSITIVE_INFINITY;
     const n = conn.sendDue(now, this.depth, budget);
     if (this.measuring) this.remaining -= n;
@@ -215,7 +255,15 @@ export class Driver implements ConnectionHost {
     if (this.stopTimer) clearTimeout(this.stopTimer);
     const w = this.workload;
     const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
-    const { errors: totalErrors, nils, bytesIn, bytesOut, completed: totalCompleted } = this.totals();
+    const {
+      errors: totalErrors,
+      nils,
+      bytesIn,
+      bytesOut,
+      completed: totalCompleted,
+      moved,
+      ask,
+    } = this.totals();
     for (const c of this.conns) c.close();
     const measuredErrors: Record<string, number> = {};
     for (const [k, v] of totalErrors) {
@@ -236,6 +284,10 @@ export class Driver implements ConnectionHost {
       measuredNils: nils - this.snapshot.nils,
       measuredBytesIn: bytesIn - this.snapshot.bytesIn,
       measuredBytesOut: bytesOut - this.snapshot.bytesOut,
+      measuredRedirects: this.plan.cluster
+        ? { moved: moved - this.snapshot.moved, ask: ask - this.snapshot.ask }
+        : null,
+      totalRedirects: moved + ask,
       eventLoopUtilization: elu,
       incomplete: this.error !== null,
       error: this.error,

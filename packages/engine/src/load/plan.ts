@@ -1,3 +1,4 @@
+import type { ClusterPlan } from '../cluster/control.js';
 import type { TestDefinition } from '../commands.js';
 import type { KeyPattern } from '../keys.js';
 import type { PipelineMode, Target } from '../options.js';
@@ -26,6 +27,8 @@ export interface WorkerPlan {
   /** This worker's share of the open-loop rate, or null for a closed loop. */
   rateOpsPerSec: number | null;
   poisson: boolean;
+  /** Cluster mode: the primaries and their slots, as read before the cell. */
+  cluster?: ClusterPlan;
 }
 
 export interface WorkerReport {
@@ -43,6 +46,10 @@ export interface WorkerReport {
   measuredNils: number;
   measuredBytesIn: number;
   measuredBytesOut: number;
+  /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
+  measuredRedirects: { moved: number; ask: number } | null;
+  /** Redirects followed over the whole cell: the server counted each as a rejected call. */
+  totalRedirects: number;
   /** Event-loop utilisation of this worker over the measured phase, 0..1. */
   eventLoopUtilization: number;
   /** Open loop: requests due but not yet sent when the cell ended. */

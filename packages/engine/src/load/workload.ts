@@ -22,7 +22,7 @@ export class Workload {
   private readonly rng: Rng;
 
   constructor(
-    private readonly templates: readonly RequestTemplate[],
+    readonly templates: readonly RequestTemplate[],
     /** Indexes into templates, used in turn: [0] for one test, [0, 1 x10] for SET:GET 1:10. */
     private readonly cycle: Uint8Array,
     readonly keys: KeyGenerator,
@@ -41,6 +41,14 @@ export class Workload {
     const t = this.templates[this.cycle[this.cyclePos]!]!;
     this.cyclePos = this.cyclePos + 1 === this.cycle.length ? 0 : this.cyclePos + 1;
     return t;
+  }
+
+  /** The index of the next request's template: cluster mode routes by the test before encoding. */
+  nextTemplateIndex(): number {
+    const i = this.cycle[this.cyclePos]!;
+    if (this.cycle.length > 1)
+      this.cyclePos = this.cyclePos + 1 === this.cycle.length ? 0 : this.cyclePos + 1;
+    return i;
   }
 
   /** Open loop: the gap before a connection's next request, constant or exponential (Poisson arrivals). */

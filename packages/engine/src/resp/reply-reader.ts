@@ -22,6 +22,11 @@ export class ReplyReader {
   nils = 0;
   /** Message of the most recent top-level error, for handshake diagnostics. */
   lastError = '';
+  /**
+   * Cluster mode: a top-level MOVED or ASK reply goes here instead of errorsByType, with the
+   * reply's 0-based ordinal (the value of `replies` before it), so the request can be sent again.
+   */
+  onRedirect: ((message: string, ordinal: number) => void) | null = null;
 
   // Bytes of a bulk payload (plus its CRLF) still to skip.
   private skip = 0;
@@ -163,6 +168,10 @@ export class ReplyReader {
   private countErrorLine(buf: Buffer, start: number, end: number): void {
     const message = buf.toString('latin1', start, end);
     const space = message.indexOf(' ');
+    if (this.onRedirect !== null && (message.startsWith('MOVED ') || message.startsWith('ASK '))) {
+      this.onRedirect(message, this.replies);
+      return;
+    }
     this.countError(space < 0 ? message : message.slice(0, space), message);
   }
 

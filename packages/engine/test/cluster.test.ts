@@ -1,0 +1,327 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BenchSession,
+  type CellOptions,
+  type CellResult,
+  ClusterControl,
+  ControlPlane,
+  DEFAULT_CELL_OPTIONS,
+  DEFAULT_TARGET,
+  keySlot,
+  type LocalCluster,
+  startLocalCluster,
+  startServer,
+  type Target,
+} from '../dist/index.js';
+
+// Cluster mode against a real 3-primary cluster (plus one replica) of local redis-servers on free
+// ports, torn down at the end. Loads are small: a few thousand requests, or 3 s on 5 connections.
+
+let cluster: LocalCluster;
+let target: Target;
+/** One ioredis client per primary, for checking what each node holds and counted. */
+let nodes: { redis: Redis; id: string; slots: [number, number] }[];
+const sessions: BenchSession[] = [];
+
+beforeAll(async () => {
+  cluster = await startLocalCluster({ primaries: 3, replicas: 1 });
+  for (const n of cluster.nodes) expect(n.port).not.toBe(6379);
+  target = { ...DEFAULT_TARGET, port: cluster.nodes[0]!.port, cluster: true };
+  nodes = [];
+  for (const p of cluster.primaries) {
+    const redis = new Redis({
+      port: p.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    await redis.connect();
+    nodes.push({ redis, id: p.id, slots: p.slots! });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close().catch(() => {})));
+  for (const n of nodes ?? []) n.redis.disconnect();
+  await cluster?.stop();
+});
+
+async function open(t: Target = target): Promise<BenchSession> {
+  const s = await BenchSession.open(t);
+  sessions.push(s);
+  return s;
+}
+
+function cell(o: Partial<CellOptions>): CellOptions {
+  return { ...DEFAULT_CELL_OPTIONS, connections: 5, requests: 3000, ...o };
+}
+
+/** The node serving a slot, by the ranges the cluster was built with (or as moved by a test). */
+const owner = new Map<number, number>();
+function nodeOf(slot: number): number {
+  return owner.get(slot) ?? nodes.findIndex((n) => slot >= n.slots[0] && slot <= n.slots[1]);
+}
+
+async function scanAll(redis: Redis, pattern: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    out.push(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return out;
+}
+
+/** calls + rejected_calls of one command, summed over the primaries (as the engine should). */
+async function callsOnPrimaries(command: string): Promise<number> {
+  let total = 0;
+  for (const n of nodes) {
+    const m = new RegExp(`cmdstat_${command}:calls=(\\d+),.*rejected_calls=(\\d+)`).exec(
+      await n.redis.info('commandstats'),
+    );
+    if (m) total += Number(m[1]) + Number(m[2]);
+  }
+  return total;
+}
+
+function expectClean(r: CellResult, n: number): void {
+  expect(r.error).toBeNull();
+  expect(r.incomplete).toBe(false);
+  expect(r.errors).toEqual({});
+  expect(r.completed).toBe(n);
+  expect(r.latencyUs.count).toBe(n);
+  expect(r.crossCheck).toMatchObject({ status: 'match', expected: n, observed: n });
+}
+
+describe('topology', () => {
+  it('CLUSTER SHARDS finds the primaries, their slots, the replica and every version', async () => {
+    const s = await open();
+    const t = s.cluster!.topology;
+    expect(t.discoveredBy).toBe('CLUSTER SHARDS');
+    expect(t.slotsCovered).toBe(16384);
+    const primaries = t.nodes.filter((n) => n.role === 'primary');
+    expect(primaries.map((n) => n.port).sort()).toEqual(cluster.primaries.map((n) => n.port).sort());
+    for (const p of primaries) {
+      const built = cluster.primaries.find((n) => n.port === p.port)!;
+      expect(p).toMatchObject({ id: built.id, host: '127.0.0.1', slotRanges: 1, primaryId: null });
+      expect(p.slots).toBe(built.slots![1] - built.slots![0] + 1);
+    }
+    const replica = t.nodes.find((n) => n.role === 'replica')!;
+    expect(replica).toMatchObject({
+      port: cluster.nodes[3]!.port,
+      id: cluster.nodes[3]!.id,
+      primaryId: cluster.primaries[0]!.id,
+    });
+    for (const n of t.nodes) expect(n.version).toBe(cluster.nodes[0]!.server.version);
+  });
+
+  it('CLUSTER SLOTS (the fallback for servers before 7.0) finds the same primaries and slots', async () => {
+    const seed = await ControlPlane.connect(target);
+    const c = await ClusterControl.open(target, seed, { prefer: 'slots' });
+    try {
+      expect(c.topology.discoveredBy).toBe('CLUSTER SLOTS');
+      const s = await open();
+      // CLUSTER SLOTS lists a replica only once it has replicated some data (a non-zero offset),
+      // so on this fresh cluster the comparison is of the primaries.
+      const primaries = (x: typeof c.topology) =>
+        x.nodes
+          .filter((n) => n.role === 'primary')
+          .map(({ health: _h, ...n }) => n)
+          .sort((a, b) => a.port - b.port);
+      expect(primaries(c.topology)).toEqual(primaries(s.cluster!.topology));
+      expect(primaries(c.topology)).toHaveLength(3);
+      expect(c.topology.slotsCovered).toBe(16384);
+    } finally {
+      await c.close();
+      await seed.close();
+    }
+  });
+
+  it('keySlot agrees with the server, hash tags included', async () => {
+    const keys = [
+      'rbdb:abcdef:key:000000000042',
+      '{user1000}.following',
+      'foo{}{bar}',
+      'foo{{bar}}zap',
+      'a{b',
+    ];
+    for (const k of keys) expect(keySlot(k)).toBe(await nodes[0]!.redis.cluster('KEYSLOT', k));
+  });
+
+  it('a server that is not a cluster node is refused with the fix', async () => {
+    const plain = await startServer();
+    try {
+      await expect(open({ ...DEFAULT_TARGET, port: plain.port, cluster: true })).rejects.toThrow(
+        /not a cluster node.*drop --cluster/,
+      );
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('a unix socket or another database is refused: a cluster is reached by TCP, on db 0', async () => {
+    await expect(open({ ...target, socket: '/tmp/x.sock' })).rejects.toThrow(/TCP address/);
+    await expect(open({ ...target, db: 2 })).rejects.toThrow(/database 0.*--dbnum/);
+  });
+});
+
+describe('routing', () => {
+  it('SET: every request succeeds on its slot’s primary, and commandstats summed over the nodes match', async () => {
+    const s = await open();
+    const before = await callsOnPrimaries('set');
+    const r = await s.runCell(
+      cell({ test: 'SET', keyspaceSize: 3000, requests: 6000, keyPattern: 'sequential' }),
+    );
+    expectClean(r, 6000);
+    expect(r.redirects).toEqual({ moved: 0, ask: 0 });
+    expect((await callsOnPrimaries('set')) - before).toBe(6000);
+    // Each key is on the node that serves its slot, by the server's own CLUSTER KEYSLOT.
+    let total = 0;
+    for (const [i, n] of nodes.entries()) {
+      const keys = await scanAll(n.redis, `${s.prefix}*`);
+      expect(keys.length).toBeGreaterThan(500);
+      total += keys.length;
+      const slots = await Promise.all(keys.map((k) => n.redis.cluster('KEYSLOT', k) as Promise<number>));
+      for (const slot of slots) expect(nodeOf(slot)).toBe(i);
+    }
+    expect(total).toBe(3000);
+    expect(await s.cleanup()).toBe(3000);
+    for (const n of nodes) expect(await scanAll(n.redis, `${s.prefix}*`)).toEqual([]);
+  });
+
+  it('GET after a preload hits every key, in window mode across threads', async () => {
+    const s = await open();
+    const r = await s.runCell(
+      cell({
+        test: 'GET',
+        keyspaceSize: 2000,
+        valueSizeBytes: 32,
+        preload: true,
+        threads: 2,
+        pipelineDepth: 8,
+        pipelineMode: 'window',
+      }),
+    );
+    expectClean(r, 3000);
+    expect(r.hitRatio).toBe(1);
+    await s.cleanup();
+  });
+
+  it('MSET keeps each request’s ten keys in one slot: no CROSSSLOT', async () => {
+    const s = await open();
+    const r = await s.runCell(cell({ test: 'MSET', keyspaceSize: 100_000, pipelineDepth: 4 }));
+    expectClean(r, 3000);
+    await s.cleanup();
+  });
+
+  it('fixed keys (LPUSH mylist) go to their one node; PING goes round the primaries', async () => {
+    const s = await open();
+    expectClean(await s.runCell(cell({ test: 'LPUSH' })), 3000);
+    const list = `${s.prefix}mylist`;
+    expect(await nodes[nodeOf(keySlot(list))]!.redis.llen(list)).toBe(3000);
+    const pings = nodes.map((n) => n.redis.info('commandstats'));
+    const before = await Promise.all(pings);
+    expectClean(await s.runCell(cell({ test: 'PING_MBULK', connections: 3 })), 3000);
+    const after = await Promise.all(nodes.map((n) => n.redis.info('commandstats')));
+    const pingCalls = (text: string) => Number(/cmdstat_ping:calls=(\d+)/.exec(text)?.[1] ?? 0);
+    for (let i = 0; i < nodes.length; i++)
+      expect(pingCalls(after[i]!) - pingCalls(before[i]!)).toBeGreaterThan(500);
+    await s.cleanup();
+  });
+
+  it('open loop: requests keep their intended times wherever they are routed', async () => {
+    const s = await open();
+    const r = await s.runCell({
+      ...cell({ test: 'SET', keyspaceSize: 1000, rateOpsPerSec: 3000 }),
+      requests: 1500,
+    });
+    expectClean(r, 1500);
+    expect(r.responseTimeUs?.count).toBe(1500);
+    await s.cleanup();
+  });
+
+  it('a custom command with keys of different forms is refused before any load', async () => {
+    const s = await open();
+    await expect(
+      s.runCell(cell({ test: 'CUSTOM', command: ['MSET', 'a:__rand_int__', 'x', 'b:__rand_int__', 'y'] })),
+    ).rejects.toThrow(/in cluster mode a request's keys must share one slot/);
+  });
+});
+
+describe('resharding during the load', () => {
+  it('follows MOVED and ASK, counts them, and loses or fails no request', async () => {
+    const s = await open();
+    // 100 keys: each gets 1% of the load, so the slot that moves sees a few hundred requests a second.
+    const key = `${s.prefix}key:${'0'.padStart(12, '0')}`;
+    const slot = keySlot(key);
+    const from = nodeOf(slot);
+    const to = (from + 1) % nodes.length;
+    const src = nodes[from]!;
+    const dst = nodes[to]!;
+    let measuring!: () => void;
+    const started = new Promise<void>((r) => {
+      measuring = r;
+    });
+    const before = await callsOnPrimaries('set');
+    const run = s.runCell(
+      cell({
+        test: 'SET',
+        keyspaceSize: 100,
+        requests: undefined,
+        durationSec: 3,
+        pipelineDepth: 4,
+        pipelineMode: 'window',
+      }),
+      {
+        onProgress: (done) => {
+          if (done > 0) measuring();
+        },
+      },
+    );
+    await started;
+    await sleep(300);
+    // The documented resharding of one slot: IMPORTING on the target, MIGRATING on the source,
+    // MIGRATE its keys (missing keys are now answered with ASK), then SETSLOT NODE everywhere (MOVED).
+    await dst.redis.cluster('SETSLOT', slot, 'IMPORTING', src.id);
+    await src.redis.cluster('SETSLOT', slot, 'MIGRATING', dst.id);
+    const dstPort = cluster.primaries[to]!.port;
+    for (;;) {
+      const keys = (await src.redis.cluster('GETKEYSINSLOT', slot, 100)) as string[];
+      if (keys.length === 0) break;
+      await src.redis.migrate('127.0.0.1', dstPort, '', 0, 5000, 'KEYS', ...keys);
+    }
+    await sleep(500);
+    for (const n of [dst, src, ...nodes.filter((x) => x !== src && x !== dst)])
+      await n.redis.cluster('SETSLOT', slot, 'NODE', dst.id);
+    owner.set(slot, to);
+    const r = await run;
+
+    expect(r.error).toBeNull();
+    expect(r.incomplete).toBe(false);
+    expect(r.errors).toEqual({});
+    expect(r.completed).toBeGreaterThan(3000);
+    expect(r.latencyUs.count).toBe(r.completed);
+    expect(r.redirects!.ask).toBeGreaterThan(0);
+    expect(r.redirects!.moved).toBeGreaterThan(0);
+    // The server counted each redirected request twice (rejected, then answered): the cross-check allows for it.
+    expect(r.crossCheck.status).toBe('match');
+    expect(r.crossCheck.observed).toBe((await callsOnPrimaries('set')) - before);
+    // The key now lives on the target, and the source has nothing left in that slot.
+    expect(await dst.redis.exists(key)).toBe(1);
+    expect(await src.redis.cluster('COUNTKEYSINSLOT', slot)).toBe(0);
+
+    // The next cell reads the slots anew: no redirect at all.
+    const again = await s.runCell(cell({ test: 'SET', keyspaceSize: 100 }));
+    expectClean(again, 3000);
+    expect(again.redirects).toEqual({ moved: 0, ask: 0 });
+    await s.cleanup();
+    for (const n of nodes) expect(await scanAll(n.redis, `${s.prefix}*`)).toEqual([]);
+  });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
