@@ -44,3 +44,12 @@ export {
   verifyRetraction,
 } from './retraction.js';
 export { SchemaVersionError } from './schema-version-error.js';
+export {
+  cellsByWorkload,
+  commonWorkload,
+  getSiteResult,
+  iterateSiteResults,
+  type SiteCellRow,
+  type SiteResultRecord,
+  type SiteResultRow,
+} from './site-queries.js';

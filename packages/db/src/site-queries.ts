@@ -1,0 +1,128 @@
+import type { BenchDb } from './open.js';
+
+/**
+ * The queries the site's build runs. They read every listed result once, so they iterate rather
+ * than page, and they never return a retracted result: the site must not show one.
+ */
+
+/** What the site's lists, filters and indexes need of a result, without parsing its document. */
+export interface SiteResultRow {
+  id: string;
+  kind: 'signed' | 'imported';
+  receivedAt: string;
+  startedAt: string | null;
+  suiteId: string | null;
+  suiteProfile: string | null;
+  cpuModel: string | null;
+  cpuCores: number | null;
+  cpuThreads: number | null;
+  virtualizationKind: string | null;
+  hypervisor: string | null;
+  serverProduct: string | null;
+  serverVersion: string | null;
+  allocator: string | null;
+  ioThreads: number | null;
+  persistenceOn: 0 | 1 | null;
+  linkKind: string | null;
+  /** Comma-separated warning codes, or null. */
+  warningCodes: string | null;
+  keyFingerprint: string | null;
+  runGroupId: string | null;
+  runGroupLabel: string | null;
+  runGroupIndex: number | null;
+  cellCount: number;
+}
+
+const SITE_ROW_SQL = `
+  SELECT r.id, r.kind, r.received_at AS receivedAt, r.started_at AS startedAt, r.suite_id AS suiteId,
+         r.suite_profile AS suiteProfile, r.cpu_model AS cpuModel, r.cpu_cores AS cpuCores,
+         r.cpu_threads AS cpuThreads, r.virtualization_kind AS virtualizationKind, r.hypervisor,
+         r.server_product AS serverProduct, r.server_version AS serverVersion, r.allocator,
+         r.io_threads AS ioThreads, r.persistence_on AS persistenceOn, r.link_kind AS linkKind,
+         r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
+         r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel, r.run_group_index AS runGroupIndex,
+         (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount
+    FROM results r
+   WHERE r.retracted_at IS NULL`;
+
+/** Every listed result, newest received first (ties by id, so the order is stable between builds). */
+export function* iterateSiteResults(db: BenchDb): Generator<SiteResultRow> {
+  yield* db.sqlite.prepare<[], SiteResultRow>(`${SITE_ROW_SQL} ORDER BY r.received_at DESC, r.id`).iterate();
+}
+
+/** A stored result as the site renders it: the record itself, for the site to read as it needs. */
+export interface SiteResultRecord {
+  row: SiteResultRow;
+  /** The result.v1 document (signed) or the imported.v1 document (imported), as JSON text. */
+  document: string;
+  /** The signed envelope exactly as received, or null for an imported result. */
+  envelope: string | null;
+}
+
+/** One listed result, or null when it is unknown or retracted. */
+export function getSiteResult(db: BenchDb, id: string): SiteResultRecord | null {
+  const row = db.sqlite.prepare<[string], SiteResultRow>(`${SITE_ROW_SQL} AND r.id = ?`).get(id);
+  if (!row) return null;
+  const doc = db.sqlite
+    .prepare<[string], { document: string; envelope: string | null }>(
+      'SELECT document, envelope FROM results WHERE id = ?',
+    )
+    .get(id)!;
+  return { row, document: doc.document, envelope: doc.envelope };
+}
+
+/** A cell's headline numbers with its result's descriptive columns: the home page and the over-time charts. */
+export interface SiteCellRow {
+  resultId: string;
+  kind: 'signed' | 'imported';
+  receivedAt: string;
+  startedAt: string | null;
+  cpuModel: string | null;
+  virtualizationKind: string | null;
+  serverProduct: string | null;
+  serverVersion: string | null;
+  label: string;
+  test: string;
+  workloadFingerprint: string | null;
+  opsMedian: number | null;
+  opsCi95Low: number | null;
+  opsCi95High: number | null;
+  p99Us: number | null;
+  unstable: 0 | 1 | null;
+  warningCodes: string | null;
+}
+
+/** Listed cells with one of these workload fingerprints, newest result first. */
+export function cellsByWorkload(db: BenchDb, fingerprints: readonly string[]): SiteCellRow[] {
+  if (fingerprints.length === 0) return [];
+  const marks = fingerprints.map(() => '?').join(', ');
+  return db.sqlite
+    .prepare<string[], SiteCellRow>(
+      `SELECT c.result_id AS resultId, r.kind, r.received_at AS receivedAt, r.started_at AS startedAt,
+              r.cpu_model AS cpuModel, r.virtualization_kind AS virtualizationKind,
+              r.server_product AS serverProduct, r.server_version AS serverVersion, c.label, c.test,
+              c.workload_fingerprint AS workloadFingerprint, c.ops_median AS opsMedian,
+              c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High, c.p99_us AS p99Us,
+              c.unstable, r.warning_codes AS warningCodes
+         FROM cells c JOIN results r ON r.id = c.result_id
+        WHERE r.retracted_at IS NULL AND c.workload_fingerprint IN (${marks})
+        ORDER BY r.received_at DESC, r.id, c.idx`,
+    )
+    .all(...fingerprints);
+}
+
+/**
+ * The workload fingerprint most results share for a cell label of a suite: "the standard-v1 GET".
+ * Null when no listed result of that suite has the label.
+ */
+export function commonWorkload(db: BenchDb, suiteId: string, label: string): string | null {
+  const row = db.sqlite
+    .prepare<[string, string], { fp: string }>(
+      `SELECT c.workload_fingerprint AS fp
+         FROM cells c JOIN results r ON r.id = c.result_id
+        WHERE r.retracted_at IS NULL AND r.suite_id = ? AND c.label = ? AND c.workload_fingerprint IS NOT NULL
+        GROUP BY c.workload_fingerprint ORDER BY count(*) DESC, c.workload_fingerprint LIMIT 1`,
+    )
+    .get(suiteId, label);
+  return row?.fp ?? null;
+}

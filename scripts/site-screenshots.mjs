@@ -1,0 +1,51 @@
+// pnpm site:screenshots [--dist site/dist] [--out docs/screenshots]: pictures of the built site for
+// docs/, so a reader sees it without building it. Home, a result, a compare of two results that share
+// workloads, and an embed, in Debian's headless Chromium.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchChromium } from '../site/tools/chromium.mjs';
+import { serveStatic } from '../site/tools/serve-static.mjs';
+
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: 'site/dist' },
+    out: { type: 'string', default: 'docs/screenshots' },
+  },
+});
+const dist = resolve(values.dist);
+const index = JSON.parse(readFileSync(join(dist, 'data/index.json'), 'utf8'));
+const signed = index.filter((r) => r.kind === 'signed');
+if (signed.length === 0)
+  throw new Error(
+    `no signed result in ${dist}: run \`pnpm -s redis-benchdb run\` and \`pnpm site:build\` first`,
+  );
+const compareIds = (
+  signed.length >= 2 ? signed.slice(0, 2) : [signed[0], index.find((r) => r.kind === 'imported')]
+).filter(Boolean);
+const result = signed[0].id;
+const shots = [
+  ['home', '/'],
+  ['result', `/results/${result}/`],
+  ['compare', `/compare/?r=${compareIds.map((r) => r.id.slice(0, 12)).join(',')}`],
+  ['embed', `/results/${result}/charts/pipeline/`],
+];
+mkdirSync(values.out, { recursive: true });
+const server = await serveStatic(dist);
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  for (const [name, path] of shots) {
+    await page.goto(server.url + path, { waitUntil: 'networkidle' });
+    const file = join(values.out, `${name}.png`);
+    await page.screenshot({
+      path: file,
+      fullPage: name !== 'result',
+      clip: name === 'embed' ? { x: 0, y: 0, width: 720, height: 480 } : undefined,
+    });
+    console.log(`${file}  ${path}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

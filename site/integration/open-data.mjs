@@ -1,0 +1,31 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultDatabasePath, exportResults, openDatabase } from '@redis-benchdb/db';
+
+/**
+ * The open-data files: every listed result as JSON Lines (signed envelopes as received, so anyone can
+ * verify them) and a consistent snapshot of the SQLite file (SQLite's online backup, safe while the
+ * ingest service writes).
+ */
+export async function writeOpenData(outDir) {
+  const path = process.env.REDIS_BENCHDB_DB || defaultDatabasePath();
+  const dir = join(outDir, 'data');
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(path)) return { results: 0 };
+  const db = openDatabase(path, { readonly: true });
+  try {
+    const out = createWriteStream(join(dir, 'results.jsonl'));
+    let n = 0;
+    for (const r of exportResults(db)) {
+      if (!out.write(`${JSON.stringify(r)}\n`)) await once(out, 'drain');
+      n++;
+    }
+    out.end();
+    await once(out, 'finish');
+    await db.sqlite.backup(join(dir, 'benchdb.sqlite'));
+    return { results: n };
+  } finally {
+    db.close();
+  }
+}

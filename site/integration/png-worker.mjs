@@ -1,0 +1,28 @@
+// Renders SVG files to PNG in a worker thread: resvg is synchronous and takes ~10 ms a chart, so
+// the build spreads the work over the machine's cores.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Resvg } from '@resvg/resvg-js';
+
+const fontOptions = {
+  loadSystemFonts: workerData.fontFiles.length === 0,
+  fontFiles: workerData.fontFiles,
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+};
+
+parentPort.on('message', (jobs) => {
+  for (const { svgFile, pngFile, width } of jobs) {
+    // Plot's SVG inherits its text colour from the page (currentColor): a PNG has no page, so say black.
+    const svg = readFileSync(svgFile, 'utf8').replace('<svg', '<svg color="#111" style="background:#fff"');
+    const png = new Resvg(svg, {
+      font: fontOptions,
+      fitTo: { mode: 'width', value: width },
+      background: '#ffffff',
+    })
+      .render()
+      .asPng();
+    writeFileSync(pngFile, png);
+  }
+  parentPort.postMessage(jobs.length);
+});

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+const FONT_CANDIDATES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+];
+const BATCH = 50;
+
+/**
+ * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,
+ * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache.
+ */
+export async function renderPngs(jobs, cacheDir) {
+  mkdirSync(cacheDir, { recursive: true });
+  const todo = [];
+  let cached = 0;
+  for (const job of jobs) {
+    const key = createHash('sha256')
+      .update(readFileSync(job.svgFile))
+      .update(String(job.width))
+      .digest('hex');
+    const cacheFile = join(cacheDir, `${key}.png`);
+    if (existsSync(cacheFile)) {
+      copyFileSync(cacheFile, job.pngFile);
+      cached++;
+    } else todo.push({ ...job, cacheFile });
+  }
+  if (todo.length)
+    await runPool(todo.map((j) => ({ svgFile: j.svgFile, pngFile: j.cacheFile, width: j.width })));
+  for (const j of todo) copyFileSync(j.cacheFile, j.pngFile);
+  return { rendered: todo.length, cached };
+}
+
+async function runPool(jobs) {
+  const fontFiles = FONT_CANDIDATES.filter((f) => existsSync(f));
+  const n = Math.max(1, Math.min(availableParallelism(), Math.ceil(jobs.length / BATCH)));
+  const batches = [];
+  for (let i = 0; i < jobs.length; i += BATCH) batches.push(jobs.slice(i, i + BATCH));
+  const workers = Array.from(
+    { length: n },
+    () => new Worker(new URL('./png-worker.mjs', import.meta.url), { workerData: { fontFiles } }),
+  );
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve, reject) => {
+            const next = () => {
+              const b = batches.shift();
+              if (!b) return resolve();
+              w.once('message', next);
+              w.postMessage(b);
+            };
+            w.once('error', reject);
+            next();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

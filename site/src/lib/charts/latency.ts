@@ -1,0 +1,88 @@
+import * as Plot from '@observablehq/plot';
+import { decodeHistogram } from '@redis-benchdb/result';
+import type { CellView } from '../model.js';
+import { type Chart, renderSvg } from './render.js';
+
+/** Percentiles plotted: the "nines" that latency SLOs are written in. */
+export const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999] as const;
+
+export interface LatencyPoint {
+  series: string;
+  percentile: number;
+  latencyUs: number;
+}
+
+/**
+ * A cell's latency distribution, read from its stored HDR histogram (so every percentile, not only
+ * the ones the runner printed). A percentile past the histogram's count of samples would only
+ * repeat the maximum, so it is left out.
+ */
+export function latencyPoints(cell: CellView, series = cell.label): LatencyPoint[] {
+  if (cell.histogram) {
+    const h = decodeHistogram(cell.histogram);
+    const n = h.totalCount;
+    const pts = PERCENTILES.filter((p) => n * (1 - p / 100) >= 1 || p === 50).map((p) => ({
+      series,
+      percentile: p,
+      latencyUs: h.getValueAtPercentile(p),
+    }));
+    if (typeof (h as { destroy?: () => void }).destroy === 'function')
+      (h as { destroy: () => void }).destroy();
+    return pts;
+  }
+  const l = cell.latencyUs;
+  if (!l) return [];
+  const pts: LatencyPoint[] = [];
+  if (l.p50Us !== null) pts.push({ series, percentile: 50, latencyUs: l.p50Us });
+  if (l.p99Us !== null) pts.push({ series, percentile: 99, latencyUs: l.p99Us });
+  if (l.p999Us !== null) pts.push({ series, percentile: 99.9, latencyUs: l.p999Us });
+  return pts;
+}
+
+/** The x position of a percentile: one step per "nine", so the tail gets the room it deserves. */
+export function nines(p: number): number {
+  return -Math.log10(1 - p / 100);
+}
+
+export interface LatencyChartOptions {
+  title: string;
+  source: string;
+  id?: string;
+}
+
+export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOptions): Chart {
+  const series = [...new Set(points.map((p) => p.series))];
+  const rows = points.map((p) => ({ ...p, x: nines(p.percentile) }));
+  const alt = `Latency by percentile, microseconds on a log scale, for ${series.join(', ')}; ${o.source}. ${points
+    .map((p) => `${p.series} p${p.percentile}: ${p.latencyUs} µs`)
+    .join('; ')}.`;
+  const svg = renderSvg(
+    {
+      marginLeft: 56,
+      marginRight: 24,
+      x: {
+        label: 'Percentile',
+        ticks: [50, 90, 99, 99.9, 99.99, 99.999].map(nines),
+        tickFormat: (x: number) => `${+(100 - 100 * 10 ** -x).toPrecision(6)}%`,
+      },
+      y: { type: 'log', label: 'Latency (µs)', grid: true, tickFormat: '~s' },
+      marks: [
+        Plot.lineY(rows, { x: 'x', y: 'latencyUs', stroke: 'series' }),
+        Plot.dot(rows, { x: 'x', y: 'latencyUs', fill: 'series', r: 2.5 }),
+      ],
+    },
+    o.title,
+    alt,
+    series,
+  );
+  return {
+    id: o.id ?? 'latency',
+    title: o.title,
+    alt,
+    svg,
+    table: {
+      columns: ['series', 'percentile', 'latency µs'],
+      rows: points.map((p) => [p.series, p.percentile, p.latencyUs]),
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import * as Plot from '@observablehq/plot';
+import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
+import { type Chart, formatOps, renderSvg } from './render.js';
+
+export interface SweepChartOptions {
+  axis: SweepAxis;
+  /** Shown above the chart and read by screen readers. */
+  title: string;
+  /** Where the numbers come from: a result, a group. Goes into the alt text. */
+  source: string;
+}
+
+/** Throughput against one swept axis, a line per series, with the trials' 95% interval as a rule. */
+export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions): Chart {
+  const axis = SWEEP_AXES[o.axis];
+  const series = [...new Set(points.map((p) => p.series))];
+  const alt = `Line chart of operations per second against ${axis.short}, log scale, for ${series.join(', ')}; ${o.source}. ${points
+    .map((p) => `${p.series} at ${p.x}: ${formatOps(p.opsPerSec)} ops/s`)
+    .join('; ')}.`;
+  const withCi = points.filter((p) => p.ci95Low !== null && p.ci95High !== null);
+  const svg = renderSvg(
+    {
+      marginLeft: 56,
+      marginRight: 24,
+      x: { type: 'log', label: axis.label, tickFormat: '~s' },
+      y: { label: 'ops/s (median of trials)', grid: true, zero: true, tickFormat: '~s' },
+      marks: [
+        Plot.ruleX(withCi, {
+          x: 'x',
+          y1: 'ci95Low',
+          y2: 'ci95High',
+          stroke: 'series',
+          strokeWidth: 3,
+          strokeOpacity: 0.4,
+        }),
+        Plot.lineY(points, { x: 'x', y: 'opsPerSec', stroke: 'series' }),
+        Plot.dot(points, { x: 'x', y: 'opsPerSec', fill: 'series', r: 3 }),
+      ],
+    },
+    o.title,
+    alt,
+    series,
+  );
+  return {
+    id: o.axis,
+    title: o.title,
+    alt,
+    svg,
+    table: {
+      columns: ['series', axis.short, 'ops/s', '95% CI low', '95% CI high'],
+      rows: points.map((p) => [p.series, p.x, round(p.opsPerSec), round(p.ci95Low), round(p.ci95High)]),
+    },
+  };
+}
+
+export function round(n: number | null): number | null {
+  return n === null ? null : Math.round(n);
+}

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import {
+  type BenchDb,
+  cellsByWorkload,
+  commonWorkload,
+  defaultDatabasePath,
+  getSiteResult,
+  iterateSiteResults,
+  openDatabase,
+  type SiteCellRow,
+  type SiteResultRow,
+} from '@redis-benchdb/db';
+import { type ResultView, toResultView } from './model.js';
+import { slug } from './routes.js';
+
+/**
+ * The build's one read-only connection. The path is the CLI's: a `redis-benchdb run` stores its
+ * result where this reads, so the new result is on the next local build. REDIS_BENCHDB_DB overrides
+ * it (tests, bench:site). A missing file builds an empty site and says how to fill it.
+ */
+let opened: BenchDb | null = null;
+export function database(): BenchDb {
+  if (opened) return opened;
+  const path = process.env.REDIS_BENCHDB_DB || defaultDatabasePath();
+  if (!existsSync(path)) {
+    console.warn(
+      `[redis-benchdb site] no database at ${path}: building an empty site. Run \`pnpm -s redis-benchdb run\` (measure) or \`pnpm db:build\` (imported results), or set REDIS_BENCHDB_DB.`,
+    );
+    opened = openDatabase(':memory:');
+  } else opened = openDatabase(path, { readonly: true });
+  return opened;
+}
+
+let rows: SiteResultRow[] | null = null;
+/** Every listed result, newest first. */
+export function allResults(): SiteResultRow[] {
+  rows ??= [...iterateSiteResults(database())];
+  return rows;
+}
+
+/** Views are parsed and verified once per build, whichever pages ask. */
+const views = new Map<string, ResultView>();
+export function resultView(id: string): ResultView {
+  let v = views.get(id);
+  if (!v) {
+    const rec = getSiteResult(database(), id);
+    if (!rec) throw new Error(`result ${id} is not in the database (or was retracted)`);
+    v = toResultView(rec);
+    // Result pages render once each: keep the cache small so 10,000 results do not sit in memory.
+    if (views.size > 2000) views.clear();
+    views.set(id, v);
+  }
+  return v;
+}
+
+export interface Bucket {
+  slug: string;
+  title: string;
+  rows: SiteResultRow[];
+}
+
+function bucket(key: (r: SiteResultRow) => (string | null)[], title: (r: SiteResultRow) => string): Bucket[] {
+  const m = new Map<string, Bucket>();
+  for (const r of allResults()) {
+    const s = slug(...key(r));
+    const b = m.get(s);
+    if (b) b.rows.push(r);
+    else m.set(s, { slug: s, title: title(r), rows: [r] });
+  }
+  return [...m.values()].sort((a, b) => b.rows.length - a.rows.length || a.title.localeCompare(b.title));
+}
+
+let machineBuckets: Bucket[] | null = null;
+/** Machines are told apart by CPU model and by VM or bare metal: the two things that move numbers most. */
+export function machines(): Bucket[] {
+  machineBuckets ??= bucket(
+    (r) => [r.cpuModel, r.virtualizationKind],
+    (r) => `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
+  );
+  return machineBuckets;
+}
+
+let versionBuckets: Bucket[] | null = null;
+export function versions(): Bucket[] {
+  versionBuckets ??= bucket(
+    (r) => [r.serverProduct, r.serverVersion],
+    (r) => `${r.serverProduct ?? 'unknown server'} ${r.serverVersion ?? '(version unknown)'}`,
+  );
+  return versionBuckets;
+}
+
+export function machineSlugOf(r: { cpuModel: string | null; virtualizationKind: string | null }): string {
+  return slug(r.cpuModel, r.virtualizationKind);
+}
+export function versionSlugOf(r: { serverProduct: string | null; serverVersion: string | null }): string {
+  return slug(r.serverProduct, r.serverVersion);
+}
+
+/** Results that share a run group, in group order: a version or configuration comparison. */
+export function runGroups(): { id: string; rows: SiteResultRow[] }[] {
+  const m = new Map<string, SiteResultRow[]>();
+  for (const r of allResults()) if (r.runGroupId) m.set(r.runGroupId, [...(m.get(r.runGroupId) ?? []), r]);
+  return [...m.entries()].map(([id, rs]) => ({
+    id,
+    rows: rs.sort((a, b) => (a.runGroupIndex ?? 0) - (b.runGroupIndex ?? 0)),
+  }));
+}
+
+/** The headline workloads: standard-v1's baseline GET and SET, as most results ran them. */
+export const HEADLINE_SUITE = 'standard-v1';
+export const HEADLINE_LABELS = ['GET', 'SET'] as const;
+
+let headline: SiteCellRow[] | null = null;
+export function headlineCells(): SiteCellRow[] {
+  if (headline) return headline;
+  const fps = HEADLINE_LABELS.map((l) => commonWorkload(database(), HEADLINE_SUITE, l)).filter(
+    (f): f is string => f !== null,
+  );
+  headline = cellsByWorkload(database(), fps);
+  return headline;
+}
+
+/** The best (highest median) cell per key and label: "the best result per machine". */
+export function bestBy(cells: readonly SiteCellRow[], key: (c: SiteCellRow) => string): SiteCellRow[] {
+  const best = new Map<string, SiteCellRow>();
+  for (const c of cells) {
+    if (c.opsMedian === null) continue;
+    const k = `${key(c)}\u0000${c.label}`;
+    const cur = best.get(k);
+    if (!cur || c.opsMedian > (cur.opsMedian ?? 0)) best.set(k, c);
+  }
+  return [...best.values()];
+}
+
+/** The compact index the results page's filters and the compare page's short links read. */
+export function indexRows(): import('./filters.js').IndexRow[] {
+  return allResults().map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    receivedAt: r.receivedAt,
+    cpu: r.cpuModel,
+    virt: r.virtualizationKind,
+    product: r.serverProduct,
+    version: r.serverVersion,
+    allocator: r.allocator,
+    link: r.linkKind,
+    profile: r.suiteProfile,
+    warnings: r.warningCodes ? r.warningCodes.split(',').length : 0,
+    cells: r.cellCount,
+  }));
+}

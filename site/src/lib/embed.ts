@@ -1,0 +1,58 @@
+import type { Chart } from './charts/render.js';
+import { escapeHtml } from './html.js';
+
+/** The public origin embeds point at. Set REDIS_BENCHDB_SITE_URL when publishing; local builds point at the preview server. */
+export function siteOrigin(): string {
+  return (process.env.REDIS_BENCHDB_SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
+}
+
+export interface EmbedTarget {
+  chart: Chart;
+  /** The chart's iframe page, its SVG and PNG, and the page it belongs to (site paths). */
+  pagePath: string;
+  svgPath: string;
+  pngPath: string;
+  sourcePath: string;
+  /** One line saying where the numbers come from. */
+  source: string;
+  /** "frozen to result …" or "live: follows new results". */
+  freshness: string;
+}
+
+export const EMBED_WIDTH = 680;
+export const EMBED_HEIGHT = 460;
+
+/** Copy-paste snippets: an iframe for HTML blogs, an image with a link for Markdown ones. */
+export function embedSnippets(t: EmbedTarget): {
+  iframe: string;
+  markdown: string;
+  svg: string;
+  png: string;
+  permalink: string;
+} {
+  const o = siteOrigin();
+  const title = escapeHtml(t.chart.title);
+  return {
+    permalink: o + t.pagePath,
+    svg: o + t.svgPath,
+    png: o + t.pngPath,
+    iframe: `<iframe src="${o}${t.pagePath}" title="${title}" width="${EMBED_WIDTH}" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+    markdown: `[![${t.chart.title.replace(/[[\]]/g, '')}](${o}${t.pngPath})](${o}${t.sourcePath})\n\n*Source: [redis-benchdb](${o}${t.sourcePath}), ${t.source.replace(/[[\]*_]/g, '')}*`,
+  };
+}
+
+/** The iframe page: only the chart and its source line, no site chrome, no script. */
+export function embedPage(t: EmbedTarget): string {
+  const o = siteOrigin();
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(t.chart.title)} · redis-benchdb</title>
+<link rel="canonical" href="${escapeHtml(o + t.pagePath)}"><link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<style>body{margin:0;font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff}figure{margin:8px}svg{max-width:100%;height:auto}figcaption{font-size:12px;color:#444}a{color:#0b57d0}</style>
+</head><body><figure>
+<figcaption><strong>${escapeHtml(t.chart.title)}</strong></figcaption>
+${t.chart.svg}
+<figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_top">${escapeHtml(t.source)}</a> · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_top">SVG</a></figcaption>
+</figure></body></html>
+`;
+}

@@ -1,0 +1,88 @@
+import { cellsChart } from './charts/cells.js';
+import { latencyChart, latencyPoints } from './charts/latency.js';
+import { type Chart, standaloneSvg } from './charts/render.js';
+import { sweepChart } from './charts/sweep.js';
+import { type Comparison, compareResults, toCompareInput } from './compare.js';
+import { type EmbedTarget, embedPage } from './embed.js';
+import type { ResultView } from './model.js';
+import { ogSvg } from './og.js';
+import { paths } from './routes.js';
+import { stageFile } from './stage.js';
+import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
+
+/** A member's name inside its group: what distinguishes it (the runner's label), else its server. */
+export function memberName(r: ResultView): string {
+  return r.runGroup?.label || `${r.server.product ?? '?'} ${r.server.version ?? ''}`.trim();
+}
+
+/**
+ * A run group side by side: the same charts as a result page, a series per member, and the cell-by-
+ * cell comparison against the first member. A group's membership is fixed when it runs, so its
+ * charts are frozen like a result's.
+ */
+export function groupPage(
+  groupId: string,
+  members: ResultView[],
+): { comparison: Comparison | null; targets: EmbedTarget[] } {
+  const source = `run group ${groupId.slice(0, 12)}: ${members.map(memberName).join(' vs ')}`;
+  const charts: Chart[] = [];
+  const comparison =
+    members.length >= 2
+      ? compareResults(members.map((m) => ({ ...toCompareInput(m), name: memberName(m) })))
+      : null;
+  if (comparison?.cells.length)
+    charts.push(
+      cellsChart(
+        comparison.cells.flatMap((c) =>
+          c.values.flatMap((v, i) =>
+            v
+              ? [
+                  {
+                    cell: c.label,
+                    series: memberName(members[i]!),
+                    opsPerSec: v.median,
+                    ci95Low: v.lo,
+                    ci95High: v.hi,
+                  },
+                ]
+              : [],
+          ),
+        ),
+        { id: 'cells', title: 'Throughput by cell, side by side', source },
+      ),
+    );
+  for (const axis of SWEEP_AXIS_NAMES) {
+    const pts = members.flatMap((m) => sweepPoints(m.cells, axis, `${memberName(m)} · `));
+    if (pts.length)
+      charts.push(sweepChart(pts, { axis, title: `Throughput by ${SWEEP_AXES[axis].short}`, source }));
+  }
+  const lat = members.flatMap((m) => {
+    const get = m.cells.find((c) => c.label === 'GET') ?? m.cells[0];
+    return get ? latencyPoints(get, `${memberName(m)} · ${get.label}`) : [];
+  });
+  if (lat.length) charts.push(latencyChart(lat, { title: 'Latency by percentile', source }));
+  const targets = charts.map((chart) => {
+    const t: EmbedTarget = {
+      chart,
+      pagePath: paths.groupChartPage(groupId, chart.id),
+      svgPath: paths.groupChartSvg(groupId, chart.id),
+      pngPath: paths.groupChartPng(groupId, chart.id),
+      sourcePath: paths.group(groupId),
+      source,
+      freshness: 'frozen: a run group never changes',
+    };
+    stageFile(t.svgPath, standaloneSvg(chart, source));
+    stageFile(t.pagePath, embedPage(t));
+    return t;
+  });
+  stageFile(
+    paths.groupOgImage(groupId).replace(/\.png$/, '.svg'),
+    ogSvg({
+      kicker: 'redis-benchdb · run group',
+      title: `${members.length} results side by side`,
+      lines: members.map(memberName),
+      footer: `group ${groupId.slice(0, 12)}`,
+    }),
+  );
+  return { comparison, targets };
+}

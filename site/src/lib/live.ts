@@ -1,0 +1,79 @@
+import type { SiteCellRow } from '@redis-benchdb/db';
+import { cellsChart } from './charts/cells.js';
+import { overTimeChart } from './charts/over-time.js';
+import { type Chart, standaloneSvg } from './charts/render.js';
+import { bestBy, HEADLINE_SUITE, headlineCells } from './data.js';
+import { type EmbedTarget, embedPage } from './embed.js';
+import { paths } from './routes.js';
+import { stageFile } from './stage.js';
+
+/**
+ * Charts over "all results so far": they change when results arrive, so their embeds are offered
+ * as live only, and say so. A chart frozen to its results is a result's or a run group's chart.
+ */
+export function liveEmbed(chart: Chart, sourcePath: string, source: string): EmbedTarget {
+  const t: EmbedTarget = {
+    chart,
+    pagePath: paths.liveChartPage(chart.id),
+    svgPath: paths.liveChartSvg(chart.id),
+    pngPath: paths.liveChartSvg(chart.id).replace(/\.svg$/, '.png'),
+    sourcePath,
+    source,
+    freshness: 'live: follows new results at each build',
+  };
+  stageFile(t.svgPath, standaloneSvg(chart, source));
+  stageFile(t.pagePath, embedPage(t));
+  return t;
+}
+
+const name = (c: SiteCellRow, by: 'machine' | 'version') =>
+  by === 'machine'
+    ? `${c.cpuModel ?? 'unknown CPU'} (${c.virtualizationKind ?? '?'})`
+    : `${c.serverProduct ?? 'unknown'} ${c.serverVersion ?? '?'}`;
+
+/** The best baseline GET and SET per machine or per server version. */
+export function headlineChart(
+  by: 'machine' | 'version',
+  limit = 20,
+): { chart: Chart; cells: SiteCellRow[] } | null {
+  const best = bestBy(headlineCells(), (c) => name(c, by));
+  if (best.length === 0) return null;
+  const top = [
+    ...new Set(
+      best
+        .filter((c) => c.label === 'GET')
+        .sort((a, b) => (b.opsMedian ?? 0) - (a.opsMedian ?? 0))
+        .map((c) => name(c, by)),
+    ),
+  ].slice(0, limit);
+  const shown = best.filter((c) => top.includes(name(c, by)));
+  const chart = cellsChart(
+    shown.map((c) => ({
+      cell: name(c, by),
+      series: c.label,
+      opsPerSec: c.opsMedian ?? 0,
+      ci95Low: c.opsCi95Low,
+      ci95High: c.opsCi95High,
+    })),
+    {
+      id: `headline-by-${by}`,
+      title: `Best ${HEADLINE_SUITE} baseline GET and SET per ${by === 'machine' ? 'machine' : 'server version'}`,
+      source: `${HEADLINE_SUITE} baseline cells (50 connections, no pipelining, 256-byte values, 1M keys), best result per ${by}`,
+    },
+  );
+  return { chart, cells: shown };
+}
+
+/** A machine's or version's history: its results' baseline GET and SET over time. */
+export function historyChart(resultIds: ReadonlySet<string>, id: string, title: string): Chart | null {
+  const pts = headlineCells()
+    .filter((c) => resultIds.has(c.resultId) && c.opsMedian !== null)
+    .map((c) => ({
+      series: c.label,
+      at: c.startedAt ?? c.receivedAt,
+      opsPerSec: c.opsMedian!,
+      resultId: c.resultId,
+    }));
+  if (pts.length === 0) return null;
+  return overTimeChart(pts, { id, title, source: `${HEADLINE_SUITE} baseline cells` });
+}

@@ -1,0 +1,232 @@
+import type { SiteResultRecord } from '@redis-benchdb/db';
+import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
+import { verifyEnvelope } from '@redis-benchdb/result';
+
+/**
+ * One shape for every result the site shows, whether our runner measured it (signed) or it was
+ * re-typed from a publication (imported). Pages and charts read only this, so the two kinds cannot
+ * be rendered differently by accident; what an imported result does not know is null, never guessed.
+ */
+export interface CellView {
+  idx: number;
+  label: string;
+  test: string;
+  /** Equal fingerprints ran the same workload: the only cells the site compares. */
+  workloadFingerprint: string | null;
+  connections: number | null;
+  pipelineDepth: number | null;
+  pipelineMode: string | null;
+  valueSizeMin: number | null;
+  valueSizeMax: number | null;
+  keyspaceSize: number | null;
+  keyPattern: string | null;
+  rateOpsPerSec: number | null;
+  opsMedian: number;
+  opsCi95Low: number | null;
+  opsCi95High: number | null;
+  opsCv: number | null;
+  trialOps: number[];
+  unstable: boolean;
+  latencyUs: {
+    p50Us: number | null;
+    p99Us: number | null;
+    p999Us: number | null;
+    maxUs: number | null;
+  } | null;
+  histogram: string | null;
+  clientBound: boolean | null;
+  crossCheck: string | null;
+}
+
+export interface ResultView {
+  id: string;
+  kind: 'signed' | 'imported';
+  receivedAt: string;
+  startedAt: string | null;
+  suite: { id: string; version: number | null; profile: string | null } | null;
+  machine: {
+    cpuModel: string | null;
+    cores: number | null;
+    threads: number | null;
+    virtualization: string | null;
+    hypervisor: string | null;
+    os: string | null;
+    thp: string | null;
+  };
+  server: {
+    product: string | null;
+    version: string | null;
+    allocator: string | null;
+    ioThreads: number | null;
+    persistence: string | null;
+  };
+  link: { kind: string | null; rttP50Us: number | null };
+  warnings: { code: string; message: string; cell: string | null }[];
+  cells: CellView[];
+  signature: {
+    status: 'verified' | 'failed' | 'imported';
+    keyFingerprint: string | null;
+    detail: string | null;
+  };
+  source: { title: string; url: string | null; section: string | null; tool: string | null } | null;
+  runGroup: { id: string; label: string; index: number } | null;
+  /** The command line that reproduces the result, as far as it can be known. */
+  reproduce: string;
+  /** The raw record as stored: the envelope for a signed result, the document for an imported one. */
+  raw: string;
+}
+
+export function toResultView(rec: SiteResultRecord): ResultView {
+  return rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+}
+
+function fromSigned(rec: SiteResultRecord): ResultView {
+  const doc = JSON.parse(rec.document) as ResultV1;
+  const env = doc.environment;
+  const m = env.client;
+  const s = env.server;
+  const check = verifyEnvelope(JSON.parse(rec.envelope ?? 'null'));
+  const rg = (doc as ResultV1 & { runGroup?: { id: string; label: string; index: number } }).runGroup;
+  return {
+    id: rec.row.id,
+    kind: 'signed',
+    receivedAt: rec.row.receivedAt,
+    startedAt: doc.startedAt,
+    suite: doc.suite ? { id: doc.suite.id, version: doc.suite.version, profile: doc.suite.profile } : null,
+    machine: {
+      cpuModel: m.cpu.model,
+      cores: m.cpu.cores,
+      threads: m.cpu.threads,
+      virtualization: m.virtualization.kind,
+      hypervisor: m.virtualization.hypervisor,
+      os:
+        [m.os.distro, m.os.release, m.os.kernel && `kernel ${m.os.kernel}`].filter(Boolean).join(' ') || null,
+      thp: m.thp.enabled,
+    },
+    server: {
+      product: s?.product ?? null,
+      version: s?.version ?? null,
+      allocator: s?.allocator ?? null,
+      ioThreads: s?.ioThreads ?? null,
+      persistence: s ? persistenceText(s.persistence) : null,
+    },
+    link: { kind: env.link.kind, rttP50Us: env.link.rttUs?.p50Us ?? null },
+    warnings: doc.warnings.map((w) => ({ code: w.code, message: w.message, cell: w.cell })),
+    cells: doc.cells.map((c, idx) => ({
+      idx,
+      label: c.label,
+      test: c.test,
+      workloadFingerprint: c.workloadFingerprint,
+      connections: c.workload.connections,
+      pipelineDepth: c.workload.pipelineDepth,
+      pipelineMode: c.workload.pipelineMode,
+      valueSizeMin: c.workload.valueSizeBytes.min,
+      valueSizeMax: c.workload.valueSizeBytes.max,
+      keyspaceSize: c.workload.keyspaceSize,
+      keyPattern: c.workload.keyPattern,
+      rateOpsPerSec: c.workload.rateOpsPerSec,
+      opsMedian: c.opsPerSec.median,
+      opsCi95Low: c.opsPerSec.ci95Low,
+      opsCi95High: c.opsPerSec.ci95High,
+      opsCv: c.opsPerSec.cv,
+      trialOps: c.trials.map((t) => t.opsPerSec),
+      unstable: c.unstable,
+      latencyUs: c.latencyUs,
+      histogram: c.histogram,
+      clientBound: c.saturation?.clientBound ?? null,
+      crossCheck: c.crossCheck?.status ?? null,
+    })),
+    signature: check.ok
+      ? { status: 'verified', keyFingerprint: rec.row.keyFingerprint, detail: null }
+      : { status: 'failed', keyFingerprint: rec.row.keyFingerprint, detail: check.reason },
+    source: null,
+    runGroup: rg ? { id: rg.id, label: rg.label, index: rg.index } : null,
+    reproduce: reproduceSigned(doc),
+    raw: rec.envelope ?? rec.document,
+  };
+}
+
+function persistenceText(p: {
+  save: string | null;
+  appendonly: boolean | null;
+  appendfsync: string | null;
+}): string {
+  const parts: string[] = [];
+  parts.push(p.save ? `RDB save "${p.save}"` : 'no RDB');
+  if (p.appendonly === true) parts.push(`AOF fsync ${p.appendfsync ?? '?'}`);
+  else if (p.appendonly === false) parts.push('no AOF');
+  return parts.join(', ');
+}
+
+function reproduceSigned(doc: ResultV1): string {
+  const words = ['npx redis-benchdb run'];
+  if (doc.suite) words.push(`--profile ${doc.suite.profile}`);
+  else words.push('# ad hoc cells: see the raw JSON for each workload');
+  if (doc.target.socket) words.push('--socket PATH');
+  if (doc.target.tls) words.push('--tls');
+  return words.join(' ');
+}
+
+function fromImported(rec: SiteResultRecord): ResultView {
+  const doc = JSON.parse(rec.document) as ImportedV1;
+  return {
+    id: rec.row.id,
+    kind: 'imported',
+    receivedAt: rec.row.receivedAt,
+    startedAt: null,
+    suite: null,
+    machine: {
+      cpuModel: doc.machine.cpuModel,
+      cores: doc.machine.cores,
+      threads: null,
+      virtualization: doc.machine.virtualization,
+      hypervisor: null,
+      os: null,
+      thp: null,
+    },
+    server: {
+      product: doc.server.product,
+      version: doc.server.version,
+      allocator: null,
+      ioThreads: null,
+      persistence: null,
+    },
+    link: { kind: null, rttP50Us: null },
+    warnings: [],
+    cells: doc.cells.map((c, idx) => ({
+      idx,
+      label: c.label,
+      test: c.test,
+      // Imported cells are never compared cell by cell with measured ones: too much of their workload is unknown.
+      workloadFingerprint: null,
+      connections: c.workload.connections,
+      pipelineDepth: c.workload.pipelineDepth,
+      pipelineMode: null,
+      valueSizeMin: c.workload.valueSizeBytes,
+      valueSizeMax: c.workload.valueSizeBytes,
+      keyspaceSize: c.workload.keyspaceSize,
+      keyPattern: null,
+      rateOpsPerSec: null,
+      opsMedian: c.opsPerSec,
+      opsCi95Low: null,
+      opsCi95High: null,
+      opsCv: null,
+      trialOps: [c.opsPerSec],
+      unstable: false,
+      latencyUs: c.latencyUs.p50Us === null && c.latencyUs.p99Us === null ? null : c.latencyUs,
+      histogram: null,
+      clientBound: null,
+      crossCheck: null,
+    })),
+    signature: { status: 'imported', keyFingerprint: null, detail: null },
+    source: {
+      title: doc.source.title,
+      url: doc.source.url,
+      section: doc.source.section ?? null,
+      tool: doc.tool.name,
+    },
+    runGroup: null,
+    reproduce: doc.tool.commandLine ?? `${doc.tool.name} (command line not published)`,
+    raw: rec.document,
+  };
+}
