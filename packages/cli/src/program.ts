@@ -23,12 +23,22 @@ Examples:
   redis-benchdb run --ratio 1:10 -r 1000000 --key-pattern zipf --duration 30
   redis-benchdb run -t get --rate 50000 --arrival poisson --duration 10   (open loop)
   redis-benchdb run -n 100000 -r 1000 HSET user:__rand_int__ name __data__
+  redis-benchdb run -p 7000 --cluster -t set,get -r 1000000 --preload   (a cluster, from any node)
   redis-benchdb run -t set,get --csv > results.csv
   redis-benchdb run -t set,get --json | jq '.cells[] | {label, opsPerSec}'
 
 Pipelining:
   batch   send P requests, wait for all P replies, repeat (redis-benchmark -P)
   window  keep P requests in flight, refill as each reply arrives (memtier_benchmark --pipeline)
+
+Redis Cluster (--cluster):
+  -h/-p name any node. The slots are read from it (CLUSTER SHARDS, else CLUSTER SLOTS) before each
+  cell, and every connection (-c) keeps one socket per primary: each request goes to the primary of
+  its key's slot, so -c and -P mean what they mean against one server. MOVED (the map is updated)
+  and ASK (sent again after ASKING) are followed and counted per cell; a redirected request is
+  timed from its first send to its final reply. MSET draws its ten keys from one slot. Commandstats
+  are summed over the primaries, keys are removed from every primary, and the result records the
+  topology (target.cluster): each node's id, role, address, slot ranges and version.
 
 Launching servers to compare (--server-bin):
   Each --server-bin starts that redis-server or valkey-server on a free 127.0.0.1 port, in its own
@@ -113,6 +123,10 @@ export function buildProgram(
     .option('--ratio <set:get>', 'a mixed SET/GET workload in this ratio, e.g. 1:10')
     .option('--preload', 'write every key of -r before a GET test so reads hit')
     .option('--profile <name>', 'suite profile when no -t is given', 'quick')
+    .option(
+      '--cluster',
+      "Redis Cluster: -h/-p name any node; the slots are read from it and each request goes to its slot's primary (MOVED and ASK are followed and counted)",
+    )
     .option('--no-launch', 'never start a throwaway redis-server')
     .option('--no-store', 'do not keep the result in the local database')
     .option(

@@ -33,6 +33,12 @@ export {
   ServerLaunchError,
   startServer,
 } from './server-launcher.js';
-export { BenchSession, type CellResult, type CrossCheck, type RunCellHooks } from './session.js';
+export {
+  BenchSession,
+  type CellResult,
+  type CrossCheck,
+  type RunCellHooks,
+  validateClusterCell,
+} from './session.js';
 export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
 export { type CellSummary, summarizeCell } from './trials.js';

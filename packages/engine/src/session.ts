@@ -174,6 +174,11 @@ export class BenchSession {
   }
 }
 
+/** Refuse, before any load, a cell that cluster mode cannot run (ClusterModeError says why). */
+export function validateClusterCell(o: CellOptions): void {
+  for (const t of cellTests(o).list) validateClusterTest(t, o.keyspaceSize);
+}
+
 function cellTests(o: CellOptions): { list: TestDefinition[]; cycle: number[] } {
   if (o.setGetRatio) {
     const [s, g] = o.setGetRatio;

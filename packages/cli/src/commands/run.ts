@@ -10,9 +10,11 @@ import {
   suiteCells,
   summarizeCell,
   validateCellOptions,
+  validateClusterCell,
 } from '@redis-benchdb/engine';
 import { signResult, validateResult } from '@redis-benchdb/result';
 import { CliError, EXIT_INTERRUPTED, EXIT_USAGE } from '../errors.js';
+import { checkClusterFlags, describeCluster } from '../run/cluster.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
@@ -35,6 +37,7 @@ const PRODUCT_NAMES: Record<string, string> = {
 /** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
 export async function runCommand(flags: RunFlags, command: string[], member?: GroupMember): Promise<number> {
   // --server-bin: launch each server in turn and come back here once per launch, as a group member.
+  checkClusterFlags(flags);
   if (!member && flags.serverBin)
     return runLaunchedGroup(flags, command, (m) => runCommand(flags, command, m));
   checkLaunchFlags(flags);
@@ -57,6 +60,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     trials = plan.trials ?? (plan.cells ? 1 : SUITES[SUITE_ID]!.profiles[plan.profile]!.trials);
     // Every cell is checked before any load: a bad one must not fail halfway through a suite.
     for (const c of cells) validateCellOptions(c.options);
+    if (plan.target.cluster) for (const c of cells) validateClusterCell(c.options);
     if (cells.length === 0) throw new Error('no tests given: name some with -t (e.g. -t set,get)');
   } catch (err) {
     throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
@@ -118,6 +122,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       log(
         `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
       );
+      if (session.cluster) log(describeCluster(session.cluster.topology));
     }
     if (mode === 'csv' && !member?.runGroup.index) process.stdout.write(`${CSV_HEADER}\n`);
 
@@ -181,6 +186,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       cleanup,
       ...(member ? { runGroup: member.runGroup } : {}),
       extraWarnings,
+      cluster: session.cluster?.topology ?? null,
     });
     const valid = validateResult(doc);
     if (!valid.ok) {

@@ -48,6 +48,8 @@ export function flags(c: CellSummary): string {
       `commandstats mismatch: server counted ${c.crossCheck.observed}, client ${c.crossCheck.expected} (${c.crossCheck.note})`,
     );
   }
+  if (c.redirects && c.redirects.moved + c.redirects.ask > 0)
+    out.push(`cluster redirects followed: MOVED=${c.redirects.moved} ASK=${c.redirects.ask}`);
   if (c.hitRatio !== null && c.hitRatio < 1) out.push(`hit ratio ${(c.hitRatio * 100).toFixed(1)}%`);
   if (c.responseTimeUs) out.push(`from intended send p99=${ms(c.responseTimeUs.p99Us)} msec`);
   return out.length ? `  [${out.join('; ')}]` : '';

@@ -56,6 +56,7 @@ export interface RunFlags {
   server?: string;
   /** Launch these servers (repeatable); see run/launch-plan.ts. */
   serverBin?: string[];
+  cluster?: boolean;
   serverConfig?: string[];
   serverConfigVariant?: string[];
   persistence?: string;
@@ -150,6 +151,7 @@ export function parseTarget(f: RunFlags): Target {
     throw usage('--user needs a password: add -a PASSWORD');
   if (f.dbnum !== undefined) target.db = int('database (--dbnum)', f.dbnum, 0)!;
   if (f.resp3) target.resp3 = true;
+  if (f.cluster) target.cluster = true;
   if (f.tls || f.cacert || f.cert || f.key || f.insecure || f.sni) {
     target.tls = {
       ...(typeof target.tls === 'object' ? target.tls : {}),
@@ -165,8 +167,13 @@ export function parseTarget(f: RunFlags): Target {
 
 export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
   const target = parseTarget(f);
+  // A throwaway server is standalone: with --cluster, 127.0.0.1:6379 is the node to ask, or an error.
   const targetIsDefault =
-    f.host === undefined && f.port === undefined && f.socket === undefined && f.uri === undefined;
+    f.host === undefined &&
+    f.port === undefined &&
+    f.socket === undefined &&
+    f.uri === undefined &&
+    !f.cluster;
 
   const duration = num('duration (--duration)', f.duration);
   const requests = int('request count (-n)', f.requests);

@@ -1,6 +1,6 @@
 import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
 import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
-import type { Cell, ResultV1, Warning, Workload } from '@redis-benchdb/result';
+import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
 
@@ -20,6 +20,8 @@ export interface RunRecord {
   runGroup?: NonNullable<ResultV1['runGroup']>;
   /** Warnings the caller knows of, e.g. NOT_PINNED. */
   extraWarnings?: Warning[];
+  /** Cluster mode: the topology the session discovered (BenchSession.cluster.topology). */
+  cluster?: Cluster | null;
 }
 
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
@@ -70,6 +72,7 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
       tls: Boolean(t.tls),
       db: t.db,
       resp3: t.resp3,
+      ...(r.cluster ? { cluster: r.cluster } : {}),
     },
     keyPrefix: r.keyPrefix,
     environment: r.environment as ResultV1['environment'],
@@ -109,6 +112,7 @@ function toCell(c: CellSummary): Cell {
     hitRatio: c.hitRatio,
     saturation: c.saturation,
     crossCheck: c.crossCheck,
+    ...(c.redirects ? { redirects: c.redirects } : {}),
     incomplete: c.incomplete,
     error: c.error,
   };

@@ -1,0 +1,127 @@
+import { type LocalCluster, startLocalCluster } from '@redis-benchdb/engine';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ResultV1, validateResult } from '../../result/dist/index.js';
+import {
+  assertBuilt,
+  describeResult,
+  parseDoc,
+  removeTempDirs,
+  runCli,
+  stopServers,
+  testServer,
+} from './helpers/cli.js';
+
+// `run --cluster` end to end against a 3-primary cluster of local redis-servers on free ports:
+// the result validates, records the topology, and every cell's counts hold over the nodes.
+
+let cluster: LocalCluster;
+let port: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  cluster = await startLocalCluster({ primaries: 3 });
+  port = String(cluster.nodes[1]!.port);
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await stopServers();
+  await removeTempDirs();
+});
+
+describe('run --cluster', () => {
+  let doc: ResultV1;
+  let stderr: string;
+
+  beforeAll(async () => {
+    const flags = ['-t', 'set,get,mset', '-n', '3000', '-r', '1000', '-c', '4', '-P', '4', '--preload'];
+    const r = await runCli(['run', '-p', port, '--cluster', ...flags, '--json'], { timeoutMs: 60_000 });
+    expect(r.code, describeResult(r)).toBe(0);
+    doc = parseDoc(r.stdout);
+    stderr = r.stderr;
+  }, 90_000);
+
+  it('writes a valid result that records the topology', () => {
+    const valid = validateResult(doc);
+    expect(valid.ok, JSON.stringify(valid)).toBe(true);
+    const t = doc.target.cluster!;
+    expect(t).toMatchObject({ discoveredBy: 'CLUSTER SHARDS', slotsCovered: 16384 });
+    expect(t.nodes.map((n) => n.port).sort()).toEqual(cluster.primaries.map((n) => n.port).sort());
+    for (const n of t.nodes) {
+      const built = cluster.nodes.find((b) => b.port === n.port)!;
+      expect(n).toMatchObject({ id: built.id, role: 'primary', host: '127.0.0.1', slotRanges: 1 });
+      expect(n.version).toBe(built.server.version);
+    }
+    expect(t.nodes.reduce((a, n) => a + n.slots, 0)).toBe(16384);
+    expect(doc.environment.server.mode).toBe('cluster');
+  });
+
+  it('every request succeeds, counted by commandstats summed over the primaries', () => {
+    expect(doc.cells.map((c) => c.label)).toEqual(['SET', 'GET', 'MSET']);
+    for (const c of doc.cells) {
+      expect(c.errors, c.label).toEqual({});
+      expect(c.completed, c.label).toBe(3000);
+      expect(c.redirects, c.label).toEqual({ moved: 0, ask: 0 });
+      expect(c.trials[0]!.redirects, c.label).toEqual({ moved: 0, ask: 0 });
+      expect(c.crossCheck, c.label).toMatchObject({ status: 'match', observed: c.crossCheck.expected });
+    }
+    expect(doc.cells.find((c) => c.label === 'GET')!.hitRatio).toBe(1);
+    expect(doc.incomplete).toBe(false);
+    expect(doc.cleanup.error).toBeNull();
+    expect(stderr).not.toMatch(/error/i);
+  });
+
+  it('removes its keys from every primary', async () => {
+    for (const n of cluster.primaries) {
+      const redis = new Redis({
+        port: n.port,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      redis.on('error', () => {});
+      await redis.connect();
+      try {
+        expect(await redis.keys(`${doc.keyPrefix}*`)).toEqual([]);
+      } finally {
+        redis.disconnect();
+      }
+    }
+  });
+
+  it('says in text mode that it routes over the cluster', async () => {
+    const r = await runCli(['run', '-p', port, '--cluster', '-t', 'set', '-n', '2000', '-r', '100', '-q'], {
+      timeoutMs: 60_000,
+    });
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stderr).toMatch(
+      /cluster: 3 primaries serving 16384 of 16384 slots \(version [\d.]+; from CLUSTER SHARDS\)/,
+    );
+  });
+});
+
+describe('run --cluster refuses what a cluster cannot do, before any load', () => {
+  it.each([
+    [['-s', '/tmp/none.sock'], /drop -s/],
+    [['-p', 'PORT', '--dbnum', '2'], /database 0 only: drop --dbnum 2/],
+    [['-p', 'PORT', '-t', 'mset', '-r', '5000000'], /key space of at most 4194304 keys \(-r\)/],
+  ])('%j', async (args, message) => {
+    const r = await runCli(['run', '--cluster', '-t', 'set', ...args.map((a) => (a === 'PORT' ? port : a))]);
+    expect(r.code, describeResult(r)).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a server that is not a cluster node gets the fix', async () => {
+    const plain = await testServer();
+    const r = await runCli(['run', '-p', String(plain.port), '--cluster', '-t', 'set', '-n', '100']);
+    expect(r.code, describeResult(r)).not.toBe(0);
+    expect(r.stderr).toMatch(/not a cluster node.*drop --cluster/);
+  });
+
+  it('--help documents the flag', async () => {
+    const r = await runCli(['run', '--help']);
+    expect(r.stdout).toMatch(/--cluster/);
+    expect(r.stdout).toMatch(/Redis Cluster \(--cluster\)/);
+  });
+});
