@@ -139,11 +139,10 @@ export function standaloneSvg(chart: Chart, source: string): string {
   const m = /viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)"/.exec(chart.svg);
   const w = Number(m?.[1] ?? CHART_WIDTH);
   const h = Number(m?.[2] ?? CHART_HEIGHT);
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h + 56}" viewBox="0 0 ${w} ${h + 56}" font-family="system-ui, sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${esc(chart.title)}</text>
+<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(chart.title, false)}</text>
 <g transform="translate(0,28)">${chart.svg}</g>
-<text x="8" y="${h + 48}" font-size="10" fill="#555">${esc(`Source: redis-benchdb, ${source}`.slice(0, 160))}</text>
+<text x="8" y="${h + 48}" font-size="10" fill="#555">${escapeXml(`Source: redis-benchdb, ${source}`.slice(0, 160), false)}</text>
 </svg>`;
 }

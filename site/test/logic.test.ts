@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { type CompareInput, compareResults } from '../src/lib/compare.js';
+import { filtersToSearch, type IndexRow, matches, options, parseFilters } from '../src/lib/filters.js';
+import type { CellView } from '../src/lib/model.js';
+import { paths, slug } from '../src/lib/routes.js';
+import { sweepPoints } from '../src/lib/sweeps.js';
+
+const input = (
+  id: string,
+  fields: Record<string, string | null>,
+  cells: CompareInput['cells'],
+): CompareInput => ({
+  id,
+  name: id,
+  kind: 'signed',
+  fields,
+  cells,
+});
+const cell = (fp: string, median: number, spread: number) => ({
+  fp,
+  label: fp.toUpperCase(),
+  median,
+  lo: median - spread,
+  hi: median + spread,
+  unstable: false,
+});
+
+describe('compareResults', () => {
+  it('compares only equal workload fingerprints, with ratios and noise verdicts against the first', () => {
+    const c = compareResults([
+      input('a', { allocator: 'jemalloc', thp: 'never' }, [
+        cell('get', 100, 2),
+        cell('set', 100, 2),
+        cell('only-a', 5, 1),
+      ]),
+      input('b', { allocator: 'libc', thp: 'never' }, [
+        cell('get', 150, 3),
+        cell('set', 101, 2),
+        cell('only-b', 5, 1),
+      ]),
+    ]);
+    expect(c.cells.map((x) => x.fp)).toEqual(['get', 'set']);
+    expect(c.cells[0]!.ratios).toEqual([1, 1.5]);
+    expect(c.cells[0]!.verdicts[1]).toBe('faster');
+    expect(c.cells[1]!.verdicts[1]).toBe('within noise');
+    expect(c.differing).toEqual([{ field: 'allocator', label: 'allocator', values: ['jemalloc', 'libc'] }]);
+  });
+
+  it('calls a slower cell slower, and gives no verdict without intervals', () => {
+    const c = compareResults([
+      input('a', {}, [cell('get', 100, 1), { ...cell('set', 100, 0) }]),
+      input('b', {}, [cell('get', 50, 1), { ...cell('set', 50, 0) }]),
+    ]);
+    expect(c.cells.map((x) => x.verdicts[1])).toEqual(['slower', 'unknown']);
+  });
+
+  it('finds nothing to compare when no workload matches, and refuses a single result', () => {
+    expect(
+      compareResults([input('a', {}, [cell('x', 1, 0)]), input('b', {}, [cell('y', 1, 0)])]).cells,
+    ).toEqual([]);
+    expect(() => compareResults([input('a', {}, [])])).toThrow(/two results or more/);
+  });
+});
+
+const row = (o: Partial<IndexRow>): IndexRow => ({
+  id: 'f'.repeat(64),
+  kind: 'signed',
+  receivedAt: '2026-01-01T00:00:00Z',
+  cpu: 'AMD EPYC',
+  virt: 'vm',
+  product: 'redis',
+  version: '7.2.4',
+  allocator: 'jemalloc-5.3.0',
+  link: 'tcp-loopback',
+  profile: 'quick',
+  warnings: 0,
+  cells: 30,
+  ...o,
+});
+
+describe('filters', () => {
+  it('round-trip through the URL and match exactly, a version also by its major line', () => {
+    const f = parseFilters('?product=redis&version=7&clean=1&junk=1');
+    expect(filtersToSearch(f)).toBe('?product=redis&version=7&clean=1');
+    expect(matches(row({}), f)).toBe(true);
+    expect(matches(row({ version: '7.0.15' }), f)).toBe(true);
+    expect(matches(row({ version: '70.1' }), f)).toBe(false);
+    expect(matches(row({ warnings: 2 }), f)).toBe(false);
+    expect(matches(row({ product: 'valkey' }), f)).toBe(false);
+    expect(matches(row({ product: null }), f)).toBe(false);
+  });
+
+  it('offer the values present, most common first', () => {
+    expect(
+      options(
+        [row({ virt: 'vm' }), row({ virt: 'bare-metal' }), row({ virt: 'vm' }), row({ virt: null })],
+        'virt',
+      ),
+    ).toEqual(['vm', 'bare-metal']);
+  });
+});
+
+describe('slugs and paths', () => {
+  it('keep plain names, and hash a name they had to change so two names never share a slug', () => {
+    expect(slug('redis', '7.0.15')).toMatch(/^redis-7\.0\.15-[0-9a-f]{6}$/);
+    expect(slug('Xeon E5 (v2)')).not.toBe(slug('Xeon E5 v2'));
+    expect(slug('<img src=x onerror=alert(1)>')).toMatch(/^[a-z0-9.-]+$/);
+    expect(slug('plain')).toBe('plain');
+  });
+
+  it('compare links are short: 12 characters per id', () => {
+    expect(paths.compare(['a'.repeat(64), 'b'.repeat(64)])).toBe(
+      `/compare/?r=${'a'.repeat(12)},${'b'.repeat(12)}`,
+    );
+  });
+});
+
+const c = (o: Partial<CellView>): CellView => ({
+  idx: 0,
+  label: 'GET',
+  test: 'GET',
+  workloadFingerprint: null,
+  connections: 50,
+  pipelineDepth: 1,
+  pipelineMode: 'batch',
+  valueSizeMin: 256,
+  valueSizeMax: 256,
+  keyspaceSize: 1_000_000,
+  keyPattern: 'uniform',
+  rateOpsPerSec: null,
+  opsMedian: 100,
+  opsCi95Low: null,
+  opsCi95High: null,
+  opsCv: null,
+  trialOps: [100],
+  unstable: false,
+  latencyUs: null,
+  histogram: null,
+  clientBound: null,
+  crossCheck: null,
+  ...o,
+});
+
+describe('sweeps', () => {
+  it('join cells that differ only along the axis, and never mix factors on one line', () => {
+    const cells = [
+      c({}),
+      c({ pipelineDepth: 16, opsMedian: 400 }),
+      c({ pipelineDepth: 64, opsMedian: 500 }),
+      // Another value size: a different one-factor experiment, not a point of the pipeline line.
+      c({ pipelineDepth: 4, valueSizeMin: 4096, valueSizeMax: 4096 }),
+      c({ test: 'SET', label: 'SET' }),
+    ];
+    const pts = sweepPoints(cells, 'pipeline');
+    expect(pts.map((p) => [p.series, p.x])).toEqual([
+      ['GET', 1],
+      ['GET', 16],
+      ['GET', 64],
+    ]);
+    expect(sweepPoints(cells, 'value-size')).toEqual([]);
+  });
+});
