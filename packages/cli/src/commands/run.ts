@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { defaultDatabasePath, ingest, openDatabase } from '@redis-benchdb/db';
+import { defaultDatabasePath, ingest, openDatabase, resultPagePath } from '@redis-benchdb/db';
 import {
   BenchSession,
   type CellOptions,
@@ -245,6 +245,11 @@ async function keepAndSubmit(
     try {
       id = ingest(db, signed).id;
       lines.push(`stored in ${dbPath} as ${id}`);
+      // The site builds from the same database: say how to see the result there.
+      const env = opts.db ? `REDIS_BENCHDB_DB=${dbPath} ` : '';
+      lines.push(
+        `see it on the local site: ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(id)}`,
+      );
     } catch (err) {
       ok = false;
       lines.push(`error: the local database refused the result: ${(err as Error).message}`);
