@@ -607,6 +607,88 @@ const runGroupMember = {
 };
 runGroupMember.environment.fingerprint = environmentFingerprint(runGroupMember.environment);
 
+// --- valid/cluster-run.json: `run --cluster -p 7000 -t set -n 100000 -r 100000` on 3 primaries + 3 replicas --
+
+const clusterIds = ['0a3f', '5be1', '9c27', 'd410', 'e8a2', 'f6c9'].map((p) => p.padEnd(40, '7'));
+const clusterRanges = [
+  [0, 5460],
+  [5461, 10922],
+  [10923, 16383],
+];
+const clusterRun = {
+  ...structuredClone(minimal),
+  startedAt: '2025-03-05T09:30:11.402Z',
+  finishedAt: '2025-03-05T09:30:14.977Z',
+  keyPrefix: 'rbdb:c1a57e:',
+  target: {
+    ...minimal.target,
+    port: 7000,
+    cluster: {
+      discoveredBy: 'CLUSTER SHARDS',
+      slotsCovered: 16384,
+      nodes: clusterIds.map((id, i) => ({
+        id,
+        role: i < 3 ? 'primary' : 'replica',
+        host: '127.0.0.1',
+        port: 7000 + i,
+        primaryId: i < 3 ? null : clusterIds[i - 3],
+        slotRanges: 1,
+        slots: clusterRanges[i % 3][1] - clusterRanges[i % 3][0] + 1,
+        version: '7.4.1',
+        health: 'online',
+      })),
+    },
+  },
+  environment: {
+    ...structuredClone(minimal.environment),
+    server: { ...minimal.environment.server, mode: 'cluster' },
+  },
+  cells: [
+    cell(
+      'SET',
+      'SET',
+      {
+        ...suiteWorkload('SET'),
+        valueSizeBytes: { min: 3, max: 3 },
+        keyspaceSize: 100000,
+        requests: 100000,
+        durationSec: null,
+        warmupSec: 0,
+        preload: false,
+      },
+      [
+        trial({
+          seed: 601,
+          opsPerSec: 141243.2,
+          durationSec: 0.708,
+          warmupSec: 0,
+          medianUs: 318,
+          sigma: 0.2,
+          requested: 100000,
+          requestBytes: 57,
+          replyBytes: 5,
+          hitRatio: null,
+          saturation: serverBound(0.86, 0.93),
+          commands: ['set'],
+        }),
+      ],
+    ),
+  ],
+  cleanup: { removedKeys: 63212, error: null },
+};
+clusterRun.environment.fingerprint = environmentFingerprint(clusterRun.environment);
+// A slot moved during the run: the redirected requests were counted by the server once more each.
+for (const c of clusterRun.cells) {
+  for (const t of c.trials) {
+    t.redirects = { moved: 2, ask: 37 };
+    t.crossCheck.expected += 39;
+    t.crossCheck.observed += 39;
+  }
+  c.redirects = { moved: 2, ask: 37 };
+  c.crossCheck.expected += 39;
+  c.crossCheck.observed += 39;
+}
+
 // --- invalid/: one defect each --------------------------------------------------------------------
 
 /** Each: file, the valid document it starts from, the path its error must name, the change. */
@@ -692,6 +774,18 @@ const DEFECTS = [
   ['run-group-bad-id.json', runGroupMember, '/runGroup/id', (d) => (d.runGroup.id = 'group-1')],
   ['run-group-missing-label.json', runGroupMember, '/runGroup/label', (d) => delete d.runGroup.label],
   [
+    'cluster-node-role-master.json',
+    clusterRun,
+    '/target/cluster/nodes/0/role',
+    (d) => (d.target.cluster.nodes[0].role = 'master'),
+  ],
+  [
+    'redirects-missing-ask.json',
+    clusterRun,
+    '/cells/0/redirects/ask',
+    (d) => delete d.cells[0].redirects.ask,
+  ],
+  [
     'unknown-reason-not-string.json',
     adhoc,
     '/environment/client/unknown/cpu.maxMhz',
@@ -724,11 +818,13 @@ must(validateResult(suiteRun), 'suite-run');
 must(validateResult(adhoc), 'adhoc');
 must(validateResult(minimal), 'minimal');
 must(validateResult(runGroupMember), 'run-group-member');
+must(validateResult(clusterRun), 'cluster-run');
 mkdirSync(here('valid/'), { recursive: true });
 write('valid/suite-run.json', suiteRun);
 write('valid/adhoc-open-loop-macos.json', adhoc);
 write('valid/minimal.json', minimal);
 write('valid/run-group-member.json', runGroupMember);
+write('valid/cluster-run.json', clusterRun);
 const envelope = makeEnvelope();
 must(validateEnvelope(envelope), 'envelope');
 write(ENVELOPE_FILE, envelope);
