@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildSite } from './build.js';
+
+// The README's promise: after `redis-benchdb run`, the new result is on the locally built site.
+// A real run (short ad hoc cells) against a throwaway redis-server on a free port, stored in a
+// temp database, then the real site build from it.
+const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+let dir: string;
+let server: ChildProcess;
+let port: number;
+
+/** A port nobody listens on now: the kernel's pick for port 0. */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const p = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return p;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rbdb-run-site-'));
+  port = await freePort();
+  server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
+  // Ready when it answers: the CLI itself would say so plainly if it did not.
+  for (let i = 0; i < 100; i++) {
+    const ok =
+      spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG';
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+it('a result stored by run is on the site built next, and run says how to open it', () => {
+  expect(port).not.toBe(6379);
+  const db = join(dir, 'benchdb.sqlite');
+  const env = {
+    ...process.env,
+    REDIS_BENCHDB_DB: db,
+    REDIS_BENCHDB_CONFIG_DIR: join(dir, 'config'),
+    REDIS_BENCHDB_SERVER: '',
+  };
+  const run = spawnSync(
+    process.execPath,
+    [BIN, 'run', '-t', 'get,set', '-n', '2000', '-c', '4', '-p', String(port)],
+    { env, encoding: 'utf8', timeout: 120_000 },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const id = /stored in .* as ([0-9a-f]{64})/.exec(run.stderr)?.[1];
+  expect(id, run.stderr).toBeDefined();
+  expect(run.stderr).toContain(`open http://localhost:4321/results/${id}/`);
+  const out = join(dir, 'dist');
+  buildSite(db, out);
+  const page = join(out, 'results', id!, 'index.html');
+  expect(existsSync(page)).toBe(true);
+  const html = readFileSync(page, 'utf8');
+  expect(html).toContain(id);
+  expect(html).toMatch(/verified at build/);
+  expect(readFileSync(join(out, 'data/index.json'), 'utf8')).toContain(id);
+}, 300_000);
