@@ -1,0 +1,249 @@
+// How the site builds at scale: a throwaway database of N synthetic results, then `astro build`.
+//   pnpm bench:site [--count N] [--seed S] [--db PATH] [--keep] [--json]
+// Times the generation and the build separately, then weighs the output: pages, dist size, result
+// page HTML (the document itself, inline SVG, CSS and JS included; PNGs are separate files), the
+// largest page, pages with a <script>, and the JS in dist/_astro. Goals: build < 3 min, every
+// result page < 100 KB (100,000 bytes). Exits 1 when the build fails or a goal is missed.
+// --db PATH builds from an existing database instead (kept; no generation), to re-time a build.
+
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const GOALS = { buildSec: 180, resultPageBytes: 100_000 };
+
+const { values: args } = parseArgs({
+  options: {
+    count: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '1' },
+    db: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+const count = Number(args.count);
+if (!Number.isInteger(count) || count < 1) {
+  console.error(`bench-site: --count must be a positive integer, got ${args.count}`);
+  process.exit(2);
+}
+const log = (msg) => process.stderr.write(`[bench-site] ${msg}\n`);
+
+const tmp = mkdtempSync(join(os.tmpdir(), 'rbdb-bench-site-'));
+const dbPath = args.db ? resolve(args.db) : join(tmp, 'bench.sqlite');
+const outDir = join(tmp, 'dist');
+const cleanup = () => (args.keep ? log(`kept ${tmp}`) : rmSync(tmp, { recursive: true, force: true }));
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+
+/** Run a command, its output to a log file; resolves with the wall time, rejects with the log's tail. */
+function run(cmd, argv, logFile, env = {}) {
+  return new Promise((done, reject) => {
+    const t0 = performance.now();
+    const out = createWriteStream(logFile);
+    const child = spawn(cmd, argv, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      out.end(() => {
+        const seconds = (performance.now() - t0) / 1000;
+        if (code === 0) return done(seconds);
+        const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+        reject(new Error(`${cmd} ${argv.join(' ')} exited with ${code}:\n${tail}`));
+      });
+    });
+  });
+}
+
+function* walk(dir, rel = '') {
+  for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) yield* walk(dir, p);
+    else yield { path: p, bytes: statSync(join(dir, p)).size };
+  }
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+
+/** Everything the report says about the built site. */
+function weigh(dir) {
+  const files = [...walk(dir)];
+  const html = files.filter((f) => f.path.endsWith('.html'));
+  const isResultPage = (p) => /^results\/[^/]+\/index\.html$/.test(p);
+  const resultSizes = html
+    .filter((f) => isResultPage(f.path))
+    .map((f) => f.bytes)
+    .sort((a, b) => a - b);
+  const largest = html.reduce((m, f) => (f.bytes > m.bytes ? f : m), { path: null, bytes: 0 });
+  const largestResult = html
+    .filter((f) => isResultPage(f.path))
+    .reduce((m, f) => (f.bytes > m.bytes ? f : m), { path: null, bytes: 0 });
+  let withScript = 0;
+  let withExecutableScript = 0;
+  for (const f of html) {
+    const text = readFileSync(join(dir, f.path), 'utf8');
+    const tags = text.match(/<script\b[^>]*>/gi) ?? [];
+    if (tags.length > 0) withScript++;
+    // JSON and JSON-LD blocks are data, not code: only the rest needs JS to run.
+    if (tags.some((t) => !/type\s*=\s*["']?application\/(ld\+)?json/i.test(t))) withExecutableScript++;
+  }
+  const astroJs = files.filter((f) => f.path.startsWith('_astro/') && /\.m?js$/.test(f.path));
+  const sum = (xs) => xs.reduce((s, f) => s + f.bytes, 0);
+  const png = files.filter((f) => f.path.endsWith('.png'));
+  return {
+    sections: sections(html),
+    files: files.length,
+    pages: html.length,
+    resultPages: resultSizes.length,
+    distBytes: sum(files),
+    htmlBytes: sum(html),
+    pngFiles: png.length,
+    pngBytes: sum(png),
+    resultPageBytes: {
+      median: quantile(resultSizes, 0.5),
+      p95: quantile(resultSizes, 0.95),
+      max: resultSizes.at(-1) ?? 0,
+      largest: largestResult.path,
+    },
+    largestPage: largest,
+    pagesWithScript: withScript,
+    pagesWithExecutableScript: withExecutableScript,
+    astroJsFiles: astroJs.length,
+    astroJsBytes: sum(astroJs),
+  };
+}
+
+/** HTML pages and bytes by kind of page: every segment between the first and the last becomes a star. */
+function sections(html) {
+  const by = new Map();
+  for (const f of html) {
+    const parts = f.path.split('/');
+    const key = parts.map((seg, i) => (i === 0 || i === parts.length - 1 ? seg : '*')).join('/');
+    const s = by.get(key) ?? { pages: 0, bytes: 0 };
+    s.pages++;
+    s.bytes += f.bytes;
+    by.set(key, s);
+  }
+  return Object.fromEntries([...by].sort((a, b) => b[1].bytes - a[1].bytes));
+}
+
+let report;
+try {
+  let generation = null;
+  if (!args.db) {
+    log(`generating ${count} synthetic results into ${dbPath}`);
+    const genLog = join(tmp, 'generate.log');
+    const sec = await run(
+      process.execPath,
+      [
+        'scripts/gen-synthetic-db.mjs',
+        '--count',
+        String(count),
+        '--seed',
+        args.seed,
+        '--out',
+        dbPath,
+        '--json',
+      ],
+      genLog,
+    );
+    generation = {
+      seconds: round(sec),
+      ...JSON.parse(readFileSync(genLog, 'utf8').trim().split('\n').at(-1)),
+    };
+  }
+  log(`building the site into ${outDir}`);
+  const buildSec = await run(
+    'pnpm',
+    ['--filter', '@redis-benchdb/site', 'exec', 'astro', 'build'],
+    join(tmp, 'build.log'),
+    {
+      REDIS_BENCHDB_DB: dbPath,
+      REDIS_BENCHDB_SITE_OUT: outDir,
+    },
+  );
+  const site = weigh(outDir);
+  const dbBytes = statSync(dbPath).size;
+  report = {
+    machine: {
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      nproc: os.availableParallelism(),
+      node: process.version,
+      loadavg1: round(os.loadavg()[0]),
+    },
+    count: generation ? count : null,
+    db: { path: args.db ? dbPath : null, bytes: dbBytes },
+    generation,
+    build: { seconds: round(buildSec) },
+    site,
+    goals: {
+      buildUnder3Min: buildSec < GOALS.buildSec,
+      resultPageUnder100KB: site.resultPages > 0 && site.resultPageBytes.max < GOALS.resultPageBytes,
+    },
+  };
+} catch (e) {
+  log(e.message);
+  cleanup();
+  process.exit(1);
+}
+cleanup();
+if (args.json) console.log(JSON.stringify(report, null, 2));
+else printTable(report);
+process.exit(Object.values(report.goals).every(Boolean) ? 0 : 1);
+
+function round(x) {
+  return Math.round(x * 100) / 100;
+}
+
+function printTable(r) {
+  const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
+  const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+  const s = r.site;
+  const g = r.generation;
+  const rows = [
+    [
+      'machine',
+      `${r.machine.cpu}, nproc ${r.machine.nproc}, node ${r.machine.node}, load ${r.machine.loadavg1}`,
+    ],
+    ['database', `${mb(r.db.bytes)}${r.db.path ? ` (${r.db.path})` : ''}`],
+    g
+      ? [
+          'generation',
+          `${g.count} results in ${g.seconds} s (${Math.round(g.count / g.seconds)}/s, ${g.workers} workers; envelope ${kb(g.envelopeBytesAvg)} avg)`,
+        ]
+      : ['generation', 'skipped (--db)'],
+    ['build', `${r.build.seconds} s`],
+    ['pages', `${s.pages} HTML (${s.resultPages} result pages), ${s.files} files`],
+    ['dist size', `${mb(s.distBytes)} (HTML ${mb(s.htmlBytes)}, ${s.pngFiles} PNGs ${mb(s.pngBytes)})`],
+    [
+      'result page HTML',
+      `median ${kb(s.resultPageBytes.median)}, p95 ${kb(s.resultPageBytes.p95)}, max ${kb(s.resultPageBytes.max)}`,
+    ],
+    ...Object.entries(s.sections)
+      .slice(0, 8)
+      .map(([k, v]) => [`  ${k}`, `${v.pages} pages, ${mb(v.bytes)}, ${kb(v.bytes / v.pages)} avg`]),
+    ['largest page', s.largestPage.path ? `${s.largestPage.path} ${kb(s.largestPage.bytes)}` : 'none'],
+    [
+      'pages with <script>',
+      `${s.pagesWithScript} (${s.pagesWithExecutableScript} with executable JS, not JSON)`,
+    ],
+    ['JS in _astro/', `${s.astroJsFiles} files, ${kb(s.astroJsBytes)}`],
+    ['goal: build < 3 min', r.goals.buildUnder3Min ? 'PASS' : 'FAIL'],
+    [
+      'goal: result page < 100 KB',
+      r.goals.resultPageUnder100KB ? 'PASS' : s.resultPages === 0 ? 'FAIL (no result pages built)' : 'FAIL',
+    ],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+}
