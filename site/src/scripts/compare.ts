@@ -128,7 +128,7 @@ function render(out: HTMLElement, inputs: CompareInput[]): void {
     el(
       'p',
       { class: 'muted' },
-      'Ratios are medians over the baseline median. “Faster” and “slower” mean the two 95% intervals of the median do not overlap; otherwise the difference is within the trials’ noise.',
+      'Ratios are medians over the baseline median. “Faster” and “slower” mean the two 95% intervals of the median do not overlap; otherwise the difference is within the trials’ noise. The intervals measure the noise within each run, not between runs: two runs on the same machine can differ by more when something else was using it, so read a single comparison with its warnings.',
     ),
   );
   out.replaceChildren(...parts);
