@@ -42,7 +42,7 @@ function capacity(w, setup) {
   if (conns >= 200) server *= conns >= 1000 ? 0.88 : 0.97;
   // Extra serving threads lift the ceiling where there are enough connections to spread.
   if (setup.serverThreads > 1 && conns >= 10) server *= 1 + 0.55 * (setup.serverThreads - 1) ** 0.8;
-  const client = 190e3 * (PIPELINE[p] ?? 1) ** 1.15 * setup.clientSpeed * (w.test === 'MSET' ? 0.4 : 1);
+  const client = 260e3 * (PIPELINE[p] ?? 1) ** 1.15 * setup.clientSpeed * (w.test === 'MSET' ? 0.4 : 1);
   // Each connection waits a round trip per batch: conns × p in flight over (rtt + service time).
   const link = (conns * p * 1e6) / (setup.rttUs + 6 * p);
   return { server, client, link };

@@ -63,14 +63,15 @@ export function encodePoints(h, encodeHistogram, pointLists) {
 /**
  * What summarizeHistogram(h) answers for the histogram just recorded from these points, computed
  * from the points (summarizeHistogram walks all ~22k buckets per percentile: 0.2 ms a call, which
- * alone would add a minute to 10,000 results). Same rounding: a percentile is the top of its bucket,
- * capped at the maximum; the mean uses bucket midpoints.
+ * alone would add a minute to 10,000 results). Same rounding as a decoded histogram: min and max are
+ * their buckets' ends, a percentile is the top of its bucket capped at the max, the mean uses midpoints.
  */
 export function summarizePoints(h, pointLists) {
   // One list is already ascending; the merged cell needs its three lists interleaved.
   const points = pointLists.length === 1 ? pointLists[0] : pointLists.flat().sort((a, b) => a[0] - b[0]);
   const count = points.reduce((s, [, c]) => s + c, 0);
-  const maxUs = h.maxValue;
+  // The top of the largest value's bucket: what the histogram says once encoded and decoded.
+  const maxUs = h.highestEquivalentValue(h.maxValue);
   let sum = 0;
   for (const [v, c] of points) sum += h.medianEquivalentValue(v) * c;
   const at = (p) => {
@@ -82,7 +83,7 @@ export function summarizePoints(h, pointLists) {
   };
   return {
     count,
-    minUs: h.minNonZeroValue,
+    minUs: h.lowestEquivalentValue(h.minNonZeroValue),
     meanUs: Math.round((sum / count) * 1000) / 1000,
     p50Us: at(50),
     p90Us: at(90),

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The script imports the built packages, so the test reads the database the same way.
 import { count, exportResults, openDatabase } from '../../packages/db/dist/index.js';
 import {
+  decodeHistogram,
   type EnvelopeV1,
   type ResultV1,
+  summarizeHistogram,
   validateResult,
   verifyEnvelope,
   workloadFingerprint,
@@ -54,6 +56,14 @@ describe('gen-synthetic-db', () => {
       expect(r.suite?.id).toBe('standard-v1');
       expect(r.cells.length).toBe(r.suite?.profile === 'full' ? 43 : 30);
       for (const c of r.cells) expect(c.trials).toHaveLength(3);
+    }
+  });
+
+  it("summarises each cell's merged histogram as the runner would", () => {
+    for (const c of results.flatMap((r) => r.cells)) {
+      const h = decodeHistogram(c.histogram);
+      expect(summarizeHistogram(h)).toEqual(c.latencyUs);
+      h.destroy();
     }
   });
 
