@@ -163,6 +163,36 @@ describe('compare', () => {
   });
 });
 
+describe('filters', () => {
+  it('live in the URL: a shared link shows only the matching results', async () => {
+    const { page, errors } = await open('/results/?virt=vm');
+    await page.waitForFunction(() =>
+      document.querySelector('.filter-status')?.textContent?.includes('match'),
+    );
+    const ids = await page
+      .locator('table.results tbody tr')
+      .evaluateAll((rs) => rs.map((r) => (r as HTMLElement).dataset.id));
+    expect(ids).toEqual([fx.ids.hostile]);
+    expect(await page.locator('select[name=virt]').inputValue()).toBe('vm');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('changing a filter puts it in the URL; "no warnings only" leaves out results with warnings', async () => {
+    const { page } = await open('/results/');
+    await Promise.all([page.waitForURL(/product=redis/), page.selectOption('select[name=product]', 'redis')]);
+    await Promise.all([page.waitForURL(/clean=1/), page.check('input[name=clean]')]);
+    await page.waitForFunction(() =>
+      document.querySelector('.filter-status')?.textContent?.includes('match'),
+    );
+    const shown = await page.locator('table.results tbody tr').count();
+    // The fixture's signed results carry the example's warnings; the imported ones carry none.
+    expect(shown).toBe(2);
+    expect(await page.locator('table.results .badge.warn').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('embeds', () => {
   it('an iframe of a chart renders on its own, with its source line', async () => {
     const { page, errors } = await open(`/results/${fx.ids.base}/`);
