@@ -227,8 +227,8 @@ describe('embeds', () => {
     await page.context().close();
   });
 
-  it('result and group pages have Open Graph images', async () => {
-    for (const path of [`/results/${fx.ids.base}/`, `/groups/${fx.groupId}/`]) {
+  it('result, group and compare pages have Open Graph images', async () => {
+    for (const path of [`/results/${fx.ids.base}/`, `/groups/${fx.groupId}/`, '/compare/', '/']) {
       const { page } = await open(path);
       const og = await page.locator('meta[property="og:image"]').getAttribute('content');
       const png = await fetch(server.url + new URL(og!).pathname);
