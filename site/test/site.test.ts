@@ -155,7 +155,12 @@ describe('compare', () => {
     await page.context().close();
   });
 
-  it('a run group page compares its members side by side', async () => {
+  it('a run group page compares its members side by side, and the home page lists it', async () => {
+    const home = await open('/');
+    expect(await home.page.locator(`ul.groups a[href="/groups/${fx.groupId}/"]`).textContent()).toBe(
+      'io-threads 1 vs io-threads 2',
+    );
+    await home.page.context().close();
     const { page } = await open(`/groups/${fx.groupId}/`);
     expect(await page.locator('table.compare-cells').textContent()).toMatch(/1\.30×/);
     expect(await page.locator('svg[role=img]').count()).toBeGreaterThanOrEqual(2);
