@@ -227,6 +227,32 @@ describe('run --server-bin', () => {
     expect(alive(pids[0]!)).toBe(false);
   });
 
+  it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
+    const dir = await tempDir();
+    const r = await runCli(
+      [
+        'run',
+        '--server-bin',
+        'redis-server',
+        '--server-config-variant',
+        'no-such-directive 1',
+        '--server-config-variant',
+        'io-threads 1',
+        ...QUICK,
+        '--json',
+      ],
+      { configDir: dir },
+    );
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(
+      /error: \[1\/2\] .*no-such-directive 1: redis-server exited .* before it was ready/,
+    );
+    expect(r.stderr).toMatch(/no-such-directive/); // the server's own complaint, from its log
+    const doc = JSON.parse(r.stdout) as ResultV1;
+    expect(doc.runGroup).toMatchObject({ index: 1, size: 2 });
+    expect((await groupFromDb(dir, doc.runGroup!.id)).map((m) => m.runGroupIndex)).toEqual([1]);
+  });
+
   it('usage errors exit 2 before any server starts', async () => {
     for (const [args, message] of [
       [['--transport', 'unix', '-p', '7001'], /add --server-bin PATH/],

@@ -56,7 +56,19 @@ export async function runLaunchedGroup(
       if (interrupted) break;
       let server: LaunchedServer | null = null;
       try {
-        server = await startServer({ bin: m.bin, config: m.config, unixSocketInDir: m.transport === 'unix' });
+        server = await startServer({
+          bin: m.bin,
+          config: m.config,
+          unixSocketInDir: m.transport === 'unix',
+        }).catch((err: Error) => {
+          // One variant the server refuses (a config line it does not know) must not cost the others.
+          log(
+            `error: [${m.index + 1}/${size}] ${m.label}: ${err.message}\n(skipped; the other launches go on)`,
+          );
+          exitCode = 1;
+          return null;
+        });
+        if (!server) continue;
         if (interrupted) break; // Ctrl-C while it started: the finally below stops it
         const warnings = [...clientWarnings];
         let pinned = '';
