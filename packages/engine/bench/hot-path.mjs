@@ -52,3 +52,40 @@ time('record latency (µs counts, flushed to HDR)', N * 5, (n) => {
   for (let i = 0; i < n; i++) rec.recordMs(0.1 + (i & 1023) / 1000);
   rec.flush();
 });
+
+// Cluster mode: what routing adds per request. A key's slot from the table (key spaces up to 4 Mi
+// keys), or computed from the prefix's CRC state and 12 digits above that; MSET's nine extra keys
+// drawn from its first key's slot.
+const { KeySlots, KeysBySlot } = await import('../dist/cluster/slots.js');
+const { RequestKeys } = await import('../dist/cluster/routing.js');
+for (const [name, size] of [
+  ['slot of a key (table, 1e6 keys)', 1_000_000],
+  ['slot of a key (computed, 1e8 keys)', 100_000_000],
+]) {
+  const slots = new KeySlots(Buffer.from('rbdb:bench00:key:'), size);
+  const keys = createKeyGenerator({ pattern: 'uniform', keyspaceSize: size, seed: 1 });
+  let sink = 0;
+  time(name, N, (n) => {
+    for (let i = 0; i < n; i++) sink += slots.slotOf(keys.nextKey());
+  });
+  if (sink < 0) console.log(sink);
+}
+{
+  const slots = new KeySlots(Buffer.from('rbdb:bench00:key:'), 1_000_000);
+  const route = { keys: slots, slot: -1, drawsKey: true, sameSlotKeys: new KeysBySlot(slots.table) };
+  const tpl = compileTest(findTests(['mset'])[0], 'rbdb:bench00:', 256);
+  const keys = createKeyGenerator({ pattern: 'uniform', keyspaceSize: 1_000_000, seed: 1 });
+  const values = createValueSource(256, 256, new Rng(1));
+  const rk = new RequestKeys(1);
+  const out = Buffer.allocUnsafe(tpl.maxBytes * 16);
+  time('encode MSET 256B, ten keys of one slot', N / 4, (n) => {
+    for (let i = 0; i < n; i += 16) {
+      let pos = 0;
+      for (let j = 0; j < 16; j++) {
+        const k = keys.nextKey();
+        rk.reset(k, route, slots.slotOf(k));
+        pos = tpl.encode(out, pos, rk, values);
+      }
+    }
+  });
+}

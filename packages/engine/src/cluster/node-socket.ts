@@ -81,10 +81,6 @@ export class NodeSocket {
     };
   }
 
-  get inFlight(): number {
-    return (this.tail - this.head) & this.mask;
-  }
-
   connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
     return new Promise((resolve, reject) => {
       let socket: net.Socket;
