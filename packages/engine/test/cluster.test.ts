@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +17,7 @@ import {
   startServer,
   type Target,
 } from '../dist/index.js';
+import { makeTestCertificates } from './helpers/tls.js';
 
 // Cluster mode against a real 3-primary cluster (plus one replica) of local redis-servers on free
 // ports, torn down at the end. Loads are small: a few thousand requests, or 3 s on 5 connections.
@@ -243,6 +247,12 @@ describe('routing', () => {
     await s.cleanup();
   });
 
+  it('RESP3 (HELLO 3 on every node socket) routes the same way', async () => {
+    const s = await open({ ...target, resp3: true });
+    expectClean(await s.runCell(cell({ test: 'INCR', keyspaceSize: 500, pipelineDepth: 16 })), 3000);
+    await s.cleanup();
+  });
+
   it('a custom command with keys of different forms is refused before any load', async () => {
     const s = await open();
     await expect(
@@ -319,6 +329,35 @@ describe('resharding during the load', () => {
     expect(again.redirects).toEqual({ moved: 0, ask: 0 });
     await s.cleanup();
     for (const n of nodes) expect(await scanAll(n.redis, `${s.prefix}*`)).toEqual([]);
+  });
+});
+
+describe('TLS', () => {
+  it('routes over TLS to every primary (tls-port from CLUSTER SHARDS)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rbdb-cluster-tls-'));
+    let tlsCluster: LocalCluster | null = null;
+    try {
+      const certs = await makeTestCertificates(dir);
+      tlsCluster = await startLocalCluster({ primaries: 3, tls: certs });
+      const s = await BenchSession.open({
+        ...DEFAULT_TARGET,
+        port: tlsCluster.nodes[2]!.port,
+        cluster: true,
+        tls: { caFile: certs.caFile },
+      });
+      try {
+        expect(s.cluster!.topology.nodes.map((n) => n.port).sort()).toEqual(
+          tlsCluster.nodes.map((n) => n.port).sort(),
+        );
+        expectClean(await s.runCell(cell({ test: 'SET', keyspaceSize: 1000 })), 3000);
+        expect(await s.cleanup()).toBeGreaterThan(900);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await tlsCluster?.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

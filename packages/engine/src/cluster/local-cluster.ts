@@ -6,6 +6,7 @@
  * Needs Redis 7.0+ (cluster-port, ADDSLOTSRANGE).
  */
 
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { type LaunchedServer, startServer } from '../server-launcher.js';
@@ -22,6 +23,8 @@ export interface LocalClusterOptions {
   config?: string[];
   /** @default 30000 */
   timeoutMs?: number;
+  /** Serve TLS only (clients, cluster bus and replication), with these PEM files. */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 export interface LocalClusterNode {
@@ -60,7 +63,9 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
       servers.push(
         await startServer({
           ...(opts.bin ? { bin: opts.bin } : {}),
+          ...(opts.tls ? { tls: opts.tls } : {}),
           config: [
+            ...(opts.tls ? ['tls-cluster yes', 'tls-replication yes'] : []),
             'cluster-enabled yes',
             'cluster-config-file nodes.conf',
             // The bus port would be port + 10000, past 65535 for a high free port: pick one.
@@ -79,6 +84,7 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
         lazyConnect: true,
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
+        ...(opts.tls ? { tls: { ca: readFileSync(opts.tls.caFile) } } : {}),
       });
       c.on('error', () => {});
       clients.push(c);
@@ -128,7 +134,11 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
     // Every node must have heard (by gossip) that the replicas are replicas.
     await until(deadline, 'every node to see the replicas', async () => {
       const views = await Promise.all(clients.map((c) => c.call('CLUSTER', 'NODES') as Promise<string>));
-      const flags = (v: string) => v.trim().split('\n').map((line) => line.split(' ')[2] ?? '');
+      const flags = (v: string) =>
+        v
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ')[2] ?? '');
       return views.every((v) => flags(v).filter((f) => f.split(',').includes('slave')).length === replicas);
     });
     // A replica counts once it has synced: CLUSTER SLOTS leaves out replicas that have not.
