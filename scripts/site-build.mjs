@@ -1,0 +1,49 @@
+// pnpm site:build [--db PATH] [--out DIR] [--site-url URL]: build the static site from a database.
+// The database is the one `redis-benchdb run` stores into ($REDIS_BENCHDB_DB, else the default path),
+// so the same --db that run, import and serve take picks another one here too.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      db: { type: 'string' },
+      out: { type: 'string' },
+      'site-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (e) {
+  console.error(`site:build: ${e.message}\nUsage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL]`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`Usage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL]
+
+  --db PATH        the SQLite database to build from (default: $REDIS_BENCHDB_DB, else
+                   ~/.local/share/redis-benchdb/benchdb.sqlite, where redis-benchdb run stores results)
+  --out DIR        where the site goes (default: site/dist)
+  --site-url URL   the public address, for embed snippets and Open Graph cards (default: http://localhost:4321)`);
+  process.exit(0);
+}
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+if (values.db) {
+  const db = resolve(values.db);
+  if (!existsSync(db)) {
+    console.error(
+      `site:build: no database at ${db}: give the path of a redis-benchdb database (run --db, import --db)`,
+    );
+    process.exit(2);
+  }
+  env.REDIS_BENCHDB_DB = db;
+}
+if (values.out) env.REDIS_BENCHDB_SITE_OUT = resolve(values.out);
+if (values['site-url']) env.REDIS_BENCHDB_SITE_URL = values['site-url'];
+const siteDir = fileURLToPath(new URL('../site/', import.meta.url));
+const astro = fileURLToPath(new URL('../site/node_modules/astro/astro.js', import.meta.url));
+const r = spawnSync(process.execPath, [astro, 'build'], { cwd: siteDir, env, stdio: 'inherit' });
+process.exit(r.status ?? 1);
