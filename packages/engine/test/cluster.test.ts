@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -25,7 +26,9 @@ import { makeTestCertificates } from './helpers/tls.js';
 let cluster: LocalCluster;
 let target: Target;
 /** One ioredis client per primary, for checking what each node holds and counted. */
-let nodes: { redis: Redis; id: string; slots: [number, number] }[];
+let nodes: { redis: Redis; id: string; slots: [number, number]; port: number }[];
+/** Servers a test added to the cluster (scale-out), stopped at the end. */
+const extraServers: { stop(): Promise<void> }[] = [];
 const sessions: BenchSession[] = [];
 
 beforeAll(async () => {
@@ -42,7 +45,7 @@ beforeAll(async () => {
     });
     redis.on('error', () => {});
     await redis.connect();
-    nodes.push({ redis, id: p.id, slots: p.slots! });
+    nodes.push({ redis, id: p.id, slots: p.slots!, port: p.port });
   }
 }, 60_000);
 
@@ -50,6 +53,7 @@ afterAll(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close().catch(() => {})));
   for (const n of nodes ?? []) n.redis.disconnect();
   await cluster?.stop();
+  await Promise.all(extraServers.splice(0).map((x) => x.stop()));
 });
 
 async function open(t: Target = target): Promise<BenchSession> {
@@ -261,67 +265,77 @@ describe('routing', () => {
   });
 });
 
+/**
+ * Run a 3 s SET cell over 100 keys (each gets 1% of the load, so the slot that moves sees a few
+ * hundred requests a second) and, once it measures, move the slot of key 0 from its owner to `to`
+ * the documented way: IMPORTING on the target, MIGRATING on the source, MIGRATE its keys (missing
+ * keys are now answered with ASK), then SETSLOT NODE everywhere (MOVED).
+ */
+async function reshardUnderLoad(s: BenchSession, to: (from: number) => number) {
+  const key = `${s.prefix}key:${'0'.padStart(12, '0')}`;
+  const slot = keySlot(key);
+  const from = nodeOf(slot);
+  const src = nodes[from]!;
+  const dst = nodes[to(from)]!;
+  let measuring!: () => void;
+  const started = new Promise<void>((r) => {
+    measuring = r;
+  });
+  const before = await callsOnPrimaries('set');
+  const run = s.runCell(
+    cell({
+      test: 'SET',
+      keyspaceSize: 100,
+      requests: undefined,
+      durationSec: 3,
+      pipelineDepth: 4,
+      pipelineMode: 'window',
+    }),
+    {
+      onProgress: (done) => {
+        if (done > 0) measuring();
+      },
+    },
+  );
+  await started;
+  await sleep(300);
+  await dst.redis.cluster('SETSLOT', slot, 'IMPORTING', src.id);
+  await src.redis.cluster('SETSLOT', slot, 'MIGRATING', dst.id);
+  for (;;) {
+    const keys = (await src.redis.cluster('GETKEYSINSLOT', slot, 100)) as string[];
+    if (keys.length === 0) break;
+    await src.redis.migrate('127.0.0.1', dst.port, '', 0, 5000, 'KEYS', ...keys);
+  }
+  await sleep(500);
+  for (const n of [dst, src, ...nodes.filter((x) => x !== src && x !== dst)])
+    await n.redis.cluster('SETSLOT', slot, 'NODE', dst.id);
+  owner.set(slot, nodes.indexOf(dst));
+  return { r: await run, key, slot, src, dst, setCalls: (await callsOnPrimaries('set')) - before };
+}
+
+/** No request lost or failed; both kinds of redirect followed; the server's count matches. */
+function expectResharded(x: Awaited<ReturnType<typeof reshardUnderLoad>>) {
+  const { r } = x;
+  expect(r.error).toBeNull();
+  expect(r.incomplete).toBe(false);
+  expect(r.errors).toEqual({});
+  expect(r.completed).toBeGreaterThan(3000);
+  expect(r.latencyUs.count).toBe(r.completed);
+  expect(r.redirects!.ask).toBeGreaterThan(0);
+  expect(r.redirects!.moved).toBeGreaterThan(0);
+  // The server counted each redirected request twice (rejected, then answered): the cross-check allows for it.
+  expect(r.crossCheck.status).toBe('match');
+  expect(r.crossCheck.observed).toBe(x.setCalls);
+}
+
 describe('resharding during the load', () => {
   it('follows MOVED and ASK, counts them, and loses or fails no request', async () => {
     const s = await open();
-    // 100 keys: each gets 1% of the load, so the slot that moves sees a few hundred requests a second.
-    const key = `${s.prefix}key:${'0'.padStart(12, '0')}`;
-    const slot = keySlot(key);
-    const from = nodeOf(slot);
-    const to = (from + 1) % nodes.length;
-    const src = nodes[from]!;
-    const dst = nodes[to]!;
-    let measuring!: () => void;
-    const started = new Promise<void>((r) => {
-      measuring = r;
-    });
-    const before = await callsOnPrimaries('set');
-    const run = s.runCell(
-      cell({
-        test: 'SET',
-        keyspaceSize: 100,
-        requests: undefined,
-        durationSec: 3,
-        pipelineDepth: 4,
-        pipelineMode: 'window',
-      }),
-      {
-        onProgress: (done) => {
-          if (done > 0) measuring();
-        },
-      },
-    );
-    await started;
-    await sleep(300);
-    // The documented resharding of one slot: IMPORTING on the target, MIGRATING on the source,
-    // MIGRATE its keys (missing keys are now answered with ASK), then SETSLOT NODE everywhere (MOVED).
-    await dst.redis.cluster('SETSLOT', slot, 'IMPORTING', src.id);
-    await src.redis.cluster('SETSLOT', slot, 'MIGRATING', dst.id);
-    const dstPort = cluster.primaries[to]!.port;
-    for (;;) {
-      const keys = (await src.redis.cluster('GETKEYSINSLOT', slot, 100)) as string[];
-      if (keys.length === 0) break;
-      await src.redis.migrate('127.0.0.1', dstPort, '', 0, 5000, 'KEYS', ...keys);
-    }
-    await sleep(500);
-    for (const n of [dst, src, ...nodes.filter((x) => x !== src && x !== dst)])
-      await n.redis.cluster('SETSLOT', slot, 'NODE', dst.id);
-    owner.set(slot, to);
-    const r = await run;
-
-    expect(r.error).toBeNull();
-    expect(r.incomplete).toBe(false);
-    expect(r.errors).toEqual({});
-    expect(r.completed).toBeGreaterThan(3000);
-    expect(r.latencyUs.count).toBe(r.completed);
-    expect(r.redirects!.ask).toBeGreaterThan(0);
-    expect(r.redirects!.moved).toBeGreaterThan(0);
-    // The server counted each redirected request twice (rejected, then answered): the cross-check allows for it.
-    expect(r.crossCheck.status).toBe('match');
-    expect(r.crossCheck.observed).toBe((await callsOnPrimaries('set')) - before);
+    const x = await reshardUnderLoad(s, (from) => (from + 1) % nodes.length);
+    expectResharded(x);
     // The key now lives on the target, and the source has nothing left in that slot.
-    expect(await dst.redis.exists(key)).toBe(1);
-    expect(await src.redis.cluster('COUNTKEYSINSLOT', slot)).toBe(0);
+    expect(await x.dst.redis.exists(x.key)).toBe(1);
+    expect(await x.src.redis.cluster('COUNTKEYSINSLOT', x.slot)).toBe(0);
 
     // The next cell reads the slots anew: no redirect at all.
     const again = await s.runCell(cell({ test: 'SET', keyspaceSize: 100 }));
@@ -329,6 +343,43 @@ describe('resharding during the load', () => {
     expect(again.redirects).toEqual({ moved: 0, ask: 0 });
     await s.cleanup();
     for (const n of nodes) expect(await scanAll(n.redis, `${s.prefix}*`)).toEqual([]);
+  });
+
+  it('scale-out: a slot moves to a new, empty primary mid-cell, and is followed there', async () => {
+    const busPort = await freePort();
+    const added = await startServer({
+      config: [
+        'cluster-enabled yes',
+        'cluster-config-file nodes.conf',
+        'cluster-node-timeout 5000',
+        `cluster-port ${busPort}`,
+      ],
+    });
+    extraServers.push(added);
+    const redis = new Redis({
+      port: added.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    await redis.connect();
+    const id = (await redis.cluster('MYID')) as string;
+    await nodes[0]!.redis.cluster('MEET', '127.0.0.1', added.port, busPort);
+    nodes.push({ redis, id, slots: [1, 0], port: added.port });
+    // Every node knows every other, and the new one has learnt the slots (else it is "down").
+    await waitUntil(async () => {
+      const views = await Promise.all(nodes.map((n) => n.redis.cluster('NODES') as Promise<string>));
+      // The primaries (the new one among them) and the replica.
+      const count = nodes.length + 1;
+      const known = views.every((v) => v.trim().split('\n').length === count && !/handshake|noaddr/.test(v));
+      return known && /cluster_state:ok/.test((await redis.cluster('INFO')) as string);
+    });
+    const s = await open();
+    const x = await reshardUnderLoad(s, () => nodes.length - 1);
+    expectResharded(x);
+    expect(await redis.exists(x.key)).toBe(1);
+    await s.cleanup();
   });
 });
 
@@ -360,6 +411,25 @@ describe('TLS', () => {
     }
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function waitUntil(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the cluster to agree');
+    await sleep(50);
+  }
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

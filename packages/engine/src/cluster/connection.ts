@@ -115,7 +115,7 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
     const target = this.routing.nodeIndex(parts[2] ?? '', from.address.host);
     if (target < 0 || !(slot >= 0)) {
       this.host.abort(
-        `the cluster redirected a request to ${parts[2]}, a node that served no slots when the cell began (${message}): the cluster changed shape mid-cell; run again (each cell reads the slots anew)`,
+        `the cluster redirected a request to ${parts[2]}, a node that was not an online primary when the cell began (${message}): the cluster changed shape mid-cell; run again (each cell reads the slots anew)`,
       );
       return false;
     }

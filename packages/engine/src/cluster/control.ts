@@ -61,7 +61,7 @@ export class ClusterControl {
       ...(this.prefer ? { prefer: this.prefer } : {}),
     });
     const { primaries, owners } = slotOwners(found.nodes);
-    if (primaries.length === 0)
+    if (!primaries.some((p) => p.slotRanges.length > 0))
       throw new ClusterTopologyError(
         'the cluster has no primary serving slots: assign slots first (redis-cli --cluster create ...)',
       );

@@ -140,12 +140,18 @@ export function parseSlots(reply: unknown, opts: { seedHost: string }): ClusterN
   return [...byAddress.values()];
 }
 
-/** Primaries that serve slots, and which of them owns each slot (-1: none). */
+/**
+ * The primaries the load may reach, and which of them owns each slot (-1: none). An online
+ * primary without slots is included: it is where a scale-out moves slots to, so its MOVED and
+ * ASK replies must find a socket already open.
+ */
 export function slotOwners(nodes: readonly ClusterNodeInfo[]): {
   primaries: ClusterNodeInfo[];
   owners: Int32Array;
 } {
-  const primaries = nodes.filter((n) => n.role === 'primary' && n.slotRanges.length > 0);
+  const primaries = nodes.filter(
+    (n) => n.role === 'primary' && (n.slotRanges.length > 0 || n.health === 'online'),
+  );
   const owners = new Int32Array(SLOT_COUNT).fill(-1);
   primaries.forEach((p, i) => {
     for (const [a, b] of p.slotRanges) owners.fill(i, a, b + 1);
