@@ -8,13 +8,22 @@
 // --weigh DIR only weighs a site already built there (e.g. site/dist), and checks the page goal.
 
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SITE = join(ROOT, 'site');
 const GOALS = { buildSec: 180, resultPageBytes: 100_000 };
 
 const { values: args } = parseArgs({
@@ -36,8 +45,19 @@ const log = (msg) => process.stderr.write(`[bench-site] ${msg}\n`);
 
 const tmp = mkdtempSync(join(os.tmpdir(), 'rbdb-bench-site-'));
 const dbPath = args.db ? resolve(args.db) : join(tmp, 'bench.sqlite');
-const outDir = join(tmp, 'dist');
-const cleanup = () => (args.keep ? log(`kept ${tmp}`) : rmSync(tmp, { recursive: true, force: true }));
+// The output goes under site/ on purpose. With an outDir outside its cwd (site/), Astro stages its
+// prerender chunks in site/.astro/, which every other build of the site in this checkout shares: a
+// concurrent build deletes them mid-run ("Cannot find module site/.astro/pages/..."). Inside site/,
+// the chunks stay in our own outDir, and their imports still resolve from site/node_modules.
+const cache = join(SITE, 'node_modules/.cache');
+mkdirSync(cache, { recursive: true });
+const outParent = mkdtempSync(join(cache, 'rbdb-bench-site-'));
+const outDir = join(outParent, 'dist');
+const cleanup = () => {
+  if (args.keep) return log(`kept ${tmp} and ${outParent}`);
+  rmSync(tmp, { recursive: true, force: true });
+  rmSync(outParent, { recursive: true, force: true });
+};
 process.on('SIGINT', () => {
   cleanup();
   process.exit(130);
@@ -149,7 +169,8 @@ function pageGoal(site) {
 }
 
 if (args.weigh) {
-  rmSync(tmp, { recursive: true, force: true });
+  args.keep = false;
+  cleanup();
   const site = weigh(resolve(args.weigh));
   const r = {
     machine: machine(),
@@ -194,19 +215,20 @@ try {
     'pnpm',
     ['--filter', '@redis-benchdb/site', 'exec', 'astro', 'build'],
     join(tmp, 'build.log'),
-    {
-      REDIS_BENCHDB_DB: dbPath,
-      REDIS_BENCHDB_SITE_OUT: outDir,
-    },
+    { REDIS_BENCHDB_DB: dbPath, REDIS_BENCHDB_SITE_OUT: outDir },
   );
   const site = weigh(outDir);
+  // The site's integration keeps drawn PNGs in a cache by content: a rerun with the same seed draws
+  // none, so say how many were drawn (a cold build draws them all).
+  const pngLine = /PNGs: (\d+) drawn, (\d+) from cache/.exec(readFileSync(join(tmp, 'build.log'), 'utf8'));
+  const png = pngLine ? { drawn: Number(pngLine[1]), cached: Number(pngLine[2]) } : null;
   const dbBytes = statSync(dbPath).size;
   report = {
     machine: machine(),
     count: generation ? count : null,
     db: { path: args.db ? dbPath : null, bytes: dbBytes },
     generation,
-    build: { seconds: round(buildSec) },
+    build: { seconds: round(buildSec), png },
     site,
     goals: {
       buildUnder3Min: buildSec < GOALS.buildSec,
@@ -244,7 +266,12 @@ function printTable(r) {
           `${g.count} results in ${g.seconds} s (${Math.round(g.count / g.seconds)}/s, ${g.workers} workers; envelope ${kb(g.envelopeBytesAvg)} avg)`,
         ]
       : ['generation', 'skipped (--db or --weigh)'],
-    ['build', r.build ? `${r.build.seconds} s` : 'n/a (--weigh)'],
+    [
+      'build',
+      r.build
+        ? `${r.build.seconds} s${r.build.png ? ` (PNGs: ${r.build.png.drawn} drawn, ${r.build.png.cached} from cache)` : ''}`
+        : 'n/a (--weigh)',
+    ],
     ['pages', `${s.pages} HTML (${s.resultPages} result pages), ${s.files} files`],
     ['dist size', `${mb(s.distBytes)} (HTML ${mb(s.htmlBytes)}, ${s.pngFiles} PNGs ${mb(s.pngBytes)})`],
     [
