@@ -1,15 +1,16 @@
 // redis-benchdb --cluster against redis-benchmark --cluster, on one throwaway local cluster.
-//   pnpm -s build && node scripts/bench-cluster.mjs [--rounds 3] [--primaries 3] [--scale X] [--json]
-// Cells: SET and GET, 256-byte values, 100,000 keys, 50 connections, at pipeline 1 and 16 (batch,
-// as redis-benchmark -P) and redis-benchdb's window mode at 16. Requests per run: 100,000 at P1
-// and 500,000 at P16, times --scale. Each round runs both tools on identical cells, one at a
-// time, alternating which goes first; the table gives medians of per-round ratios.
+//   pnpm -s build && node scripts/bench-cluster.mjs [--rounds 3] [--primaries 3] [--threads 1] [--scale X] [--json]
+// Cells: SET and GET, 256-byte values, 100,000 keys, at pipeline 1 and 16 (batch, as
+// redis-benchmark -P) and redis-benchdb's window mode at 16. Requests per run: 100,000 at P1 and
+// 500,000 at P16, times --scale. Each round runs both tools on identical cells, one at a time,
+// alternating which goes first; the table gives medians of per-round ratios.
 //
-// The two tools spread the load differently. redis-benchmark --cluster binds each of its -c
-// clients to one primary and hash-tags every key into that primary's slots, so each socket
-// carries the whole -P pipeline. redis-benchdb keeps the key space and key pattern as they are:
-// each connection has a socket to every primary and sends each request where its key's slot is,
-// so a connection's -P requests are spread over the primaries. Both keep -c x -P in flight.
+// The two tools shape the load differently, so the flags are chosen to give every primary the
+// same: 50 sockets with P requests in flight each. redis-benchmark --cluster binds each of its -c
+// clients to one primary (hash-tagging its keys into that primary's slots): it runs with
+// -c 50 x primaries. redis-benchdb gives each connection a socket to every primary, sends each
+// request where its key's slot is, and keeps P in flight per socket: it runs with -c 50. Both run
+// --threads 1 unless told (redis-benchmark's own default in cluster mode is a thread per primary).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     primaries: { type: 'string', default: '3' },
+    threads: { type: 'string', default: '1' },
     scale: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
   },
@@ -36,9 +38,10 @@ function positive(name) {
 const rounds = Math.round(positive('rounds'));
 const primaries = Math.round(positive('primaries'));
 const scale = positive('scale');
+const threads = Math.round(positive('threads'));
 const requestsFor = (p) => Math.max(1000, Math.round((p === 1 ? 100_000 : 500_000) * scale));
 const CLI = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
-const COMMON = '-t set,get -c 50 -d 256 -r 100000';
+const COMMON = `-t set,get -d 256 -r 100000 --threads ${threads}`;
 const CELLS = [
   { name: 'P1 batch', pipeline: 1, mode: 'batch' },
   { name: 'P16 batch', pipeline: 16, mode: 'batch' },
@@ -93,7 +96,7 @@ try {
 
 async function runRedisBenchmark(port, pipeline) {
   await flushAll();
-  const argv = `--cluster -h 127.0.0.1 -p ${port} ${COMMON} -n ${requestsFor(pipeline)} -P ${pipeline} --csv`;
+  const argv = `--cluster -h 127.0.0.1 -p ${port} ${COMMON} -c ${50 * primaries} -n ${requestsFor(pipeline)} -P ${pipeline} --csv`;
   const out = await run('redis-benchmark', 'redis-benchmark', argv.split(' '));
   const [header, ...lines] = out.split('\n').filter((l) => l.startsWith('"'));
   const names = JSON.parse(`[${header}]`);
@@ -111,7 +114,7 @@ async function runOurs(port, cell) {
   const flags = `-n ${requestsFor(cell.pipeline)} -P ${cell.pipeline} --pipeline-mode ${cell.mode} --json --no-store`;
   const out = await run('redis-benchdb', process.execPath, [
     CLI,
-    ...`run --cluster -h 127.0.0.1 -p ${port} ${COMMON} ${flags}`.split(' '),
+    ...`run --cluster -h 127.0.0.1 -p ${port} ${COMMON} -c 50 ${flags}`.split(' '),
   ]);
   const cells = JSON.parse(out).cells;
   const bad = cells.find((c) => c.error || c.incomplete || Object.keys(c.errors).length > 0);
@@ -192,7 +195,7 @@ function printTable(m, rows) {
     `Machine: ${m.cpu}, ${m.nproc} CPUs; ${primaries} x redis-server ${m.redisServer}; ${m.redisBenchmark}; node ${m.node}`,
   );
   console.log(
-    `Rounds: ${rounds}; requests per run: ${requestsFor(1)} at P1, ${requestsFor(16)} at P16; not pinned (${primaries} servers and a client share the CPUs)`,
+    `Rounds: ${rounds}; requests per run: ${requestsFor(1)} at P1, ${requestsFor(16)} at P16; redis-benchmark -c ${50 * primaries}, redis-benchdb -c 50 (50 sockets per primary each); --threads ${threads}; not pinned (${primaries} servers and a client share the CPUs)`,
   );
   console.log(
     'ratio = redis-benchdb --cluster / redis-benchmark --cluster ops/s, median of per-round ratios\n',

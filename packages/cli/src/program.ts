@@ -34,7 +34,8 @@ Pipelining:
 Redis Cluster (--cluster):
   -h/-p name any node. The slots are read from it (CLUSTER SHARDS, else CLUSTER SLOTS) before each
   cell, and every connection (-c) keeps one socket per primary: each request goes to the primary of
-  its key's slot, so -c and -P mean what they mean against one server. MOVED (the map is updated)
+  its key's slot. -P is each node socket's depth (a connection keeps P x primaries in flight), so
+  each primary sees what one server sees under the same -c and -P. MOVED (the map is updated)
   and ASK (sent again after ASKING) are followed and counted per cell; a redirected request is
   timed from its first send to its final reply. MSET draws its ten keys from one slot. Commandstats
   are summed over the primaries, keys are removed from every primary, and the result records the

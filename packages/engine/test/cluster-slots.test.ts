@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ClusterRouting } from '../dist/cluster/routing.js';
 import { crc16, KeySlots, KeysBySlot, SLOT_TABLE_MAX_KEYS } from '../dist/cluster/slots.js';
 import { clusterRefusal, customTest, findTests, keySlot, parseShards, parseSlots } from '../dist/index.js';
 
@@ -70,6 +71,33 @@ describe('which tests cluster mode takes', () => {
     expect(
       clusterRefusal(customTest(['MSET', '__key__', '__data__', '__key__', '__data__']), 100),
     ).toBeNull();
+  });
+});
+
+describe('how deep a cluster connection pipelines', () => {
+  const plan = {
+    primaries: [7000, 7001, 7002, 7003].map((port) => ({ host: '127.0.0.1', port })),
+    // The fourth primary serves no slots (just added): it does not count.
+    ranges: [
+      [0, 5460, 0],
+      [5461, 10922, 1],
+      [10923, 16383, 2],
+    ] as [number, number, number][],
+  };
+  const factor = (tests: Parameters<typeof findTests>[0] | ReturnType<typeof customTest>) =>
+    new ClusterRouting(plan, Array.isArray(tests) ? findTests(tests) : [tests], 'rbdb:abcdef:', 1000)
+      .depthFactor;
+
+  it('P per node socket when requests spread over the primaries (by key or round-robin)', () => {
+    expect(factor(['set', 'get'])).toBe(3);
+    expect(factor(['mset'])).toBe(3);
+    expect(factor(['ping_mbulk'])).toBe(3);
+  });
+
+  it('P per connection when every request goes to one node (a fixed key, a hash tag)', () => {
+    expect(factor(['lpush'])).toBe(1);
+    expect(factor(['sadd'])).toBe(1);
+    expect(factor(customTest(['SET', 'user:{1}:__rand_int__', '__data__']))).toBe(1);
   });
 });
 

@@ -13,9 +13,10 @@ export const MAX_REDIRECTS = 16;
 
 /**
  * One of the cell's connections, in cluster mode: a socket to every primary, and each request
- * written to the socket of its slot's primary. Pipeline depth and window are the connection's,
- * as in standalone mode, so `-c 50 -P 16` keeps 800 requests in flight either way; the server
- * sees 50 sockets per primary, each with its share of them.
+ * written to the socket of its slot's primary, in the order the key pattern draws them. The
+ * driver gives the connection a window of P x primaries (ClusterRouting.depthFactor), so each
+ * primary sees `-c` sockets of about P requests in flight, as one server sees `-c -P` (and as
+ * memtier_benchmark's per-shard pipelines do): `-c 50 -P 16` on 3 primaries keeps 2,400 in flight.
  */
 export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
   inFlight = 0;

@@ -58,6 +58,14 @@ export class ClusterRouting {
   readonly routes: Route[];
   /** Index into plan.primaries of each slot's owner; MOVED replies update it. */
   readonly owners = new Int32Array(SLOT_COUNT).fill(-1);
+  /**
+   * What -P is multiplied by for a connection's window: the number of slot-owning primaries when
+   * the cell's requests spread over them (by key, or round-robin), else 1 (a fixed key: one node).
+   * So each node socket carries about P requests per write, as a standalone connection does: with
+   * P over the whole connection, P16 on 3 primaries wrote ~5 requests per syscall, and the client
+   * paid 3x the syscalls per request of a standalone run.
+   */
+  readonly depthFactor: number;
   private readonly byAddress = new Map<string, number>();
 
   constructor(
@@ -92,6 +100,9 @@ export class ClusterRouting {
         return { keys: null, slot: keySlot(first.text), drawsKey, sameSlotKeys: null };
       return { keys: null, slot: -1, drawsKey, sameSlotKeys: null };
     });
+    const serving = new Set(plan.ranges.map((r) => r[2])).size;
+    const spreads = (r: Route) => (r.keys !== null ? r.keys.constantSlot < 0 : r.slot < 0);
+    this.depthFactor = this.routes.every(spreads) ? Math.max(1, serving) : 1;
   }
 
   /** The primary named by a MOVED/ASK reply (`host:port`; an empty host is the node's own), or -1. */

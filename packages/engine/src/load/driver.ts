@@ -31,6 +31,7 @@ export class Driver implements ConnectionHost {
   private readonly window: boolean;
   private readonly depth: number;
   private readonly openLoop: boolean;
+  private readonly routing: ClusterRouting | null;
   private phase = PHASE_RUNNING;
   /** Measured requests this worker may still send; +Infinity for a duration. */
   private remaining: number;
@@ -47,7 +48,11 @@ export class Driver implements ConnectionHost {
 
   constructor(private readonly plan: WorkerPlan) {
     this.window = plan.pipelineMode === 'window';
-    this.depth = plan.pipelineDepth;
+    this.routing = plan.cluster
+      ? new ClusterRouting(plan.cluster, plan.tests, plan.prefix, plan.keyspaceSize)
+      : null;
+    // Cluster mode: -P is each node socket's depth, so a connection keeps P per primary in flight.
+    this.depth = plan.pipelineDepth * (this.routing?.depthFactor ?? 1);
     this.openLoop = plan.rateOpsPerSec !== null;
     this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
     const rng = new Rng(plan.seed * 7919 + plan.workerIndex);
@@ -110,7 +115,7 @@ export class Driver implements ConnectionHost {
     readBuffer: Buffer,
   ): Promise<void> {
     const p = this.plan;
-    const routing = new ClusterRouting(p.cluster!, p.tests, p.prefix, p.keyspaceSize);
+    const routing = this.routing!;
     for (let i = 0; i < p.connections; i++) {
       const seed = p.seed * 31 + p.workerIndex * 1_000_003 + i;
       this.conns.push(
