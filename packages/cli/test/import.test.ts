@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findCells, openDatabase } from '../../db/dist/index.js';
+import { memtierTable, printedMsToUs } from '../../result/test/memtier-stdout.js';
 import { removeTempDirs, runCli, stopServers, tempDir, testServer } from './helpers/cli.js';
 
 const execFileP = promisify(execFile);
@@ -52,6 +55,36 @@ describe('redis-benchdb import', () => {
     const again = await runCli(['import', '--db', db, csv]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already stored as');
+  });
+
+  it('stores real memtier_benchmark JSON with the ops/s and percentiles the tool printed', async () => {
+    // memtier_benchmark 2.0.0's --json-out-file document and the stdout of the same run (see
+    // packages/result/test/fixtures/README.md): the stored figures must be the printed ones.
+    const fixtures = new URL('../../result/test/fixtures/', import.meta.url);
+    const json = fileURLToPath(new URL('memtier-2.0.0-real.json', fixtures));
+    const printed = memtierTable(readFileSync(new URL('memtier-2.0.0-real.stdout.txt', fixtures), 'utf8'));
+    const db = path.join(await tempDir(), 'bench.sqlite');
+
+    const res = await runCli(['import', '--db', db, '--json', json]);
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as { results: { ok: boolean; cells: number }[] };
+    expect(out.results).toMatchObject([{ ok: true, cells: 3 }]);
+
+    const opened = openDatabase(db, { readonly: true });
+    const cells = findCells(opened);
+    opened.close();
+    expect(cells.map((c) => [c.label, c.test]).sort()).toEqual([
+      ['Gets', 'GET'],
+      ['Sets', 'SET'],
+      ['Totals', 'SET:GET 1:1'],
+    ]);
+    for (const c of cells) {
+      const row = printed[c.label]!;
+      expect(c.opsMedian, c.label).toBe(Number(row['Ops/sec']));
+      expect(c.p50Us, c.label).toBe(printedMsToUs(row['p50 Latency']!));
+      expect(c.p99Us, c.label).toBe(printedMsToUs(row['p99 Latency']!));
+      expect(c.p999Us, c.label).toBe(printedMsToUs(row['p99.9 Latency']!));
+    }
   });
 
   it('refuses a file that holds no result, naming it, and exits 1', async () => {
