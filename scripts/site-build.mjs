@@ -2,8 +2,8 @@
 // The database is the one `redis-benchdb run` stores into ($REDIS_BENCHDB_DB, else the default path),
 // so the same --db that run, import and serve take picks another one here too.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -45,5 +45,14 @@ if (values.out) env.REDIS_BENCHDB_SITE_OUT = resolve(values.out);
 if (values['site-url']) env.REDIS_BENCHDB_SITE_URL = values['site-url'];
 const siteDir = fileURLToPath(new URL('../site/', import.meta.url));
 const astro = fileURLToPath(new URL('../site/node_modules/astro/astro.js', import.meta.url));
-const r = spawnSync(process.execPath, [astro, 'build'], { cwd: siteDir, env, stdio: 'inherit' });
-process.exit(r.status ?? 1);
+// Astro stages its server chunks under <cwd>/.astro when the output folder is elsewhere: a working
+// folder of this build's own keeps two builds (a test and a bench, say) from deleting each other's.
+const cacheDir = join(siteDir, 'node_modules/.cache');
+mkdirSync(cacheDir, { recursive: true });
+const cwd = mkdtempSync(join(cacheDir, 'astro-build-'));
+try {
+  const r = spawnSync(process.execPath, [astro, 'build', '--root', siteDir], { cwd, env, stdio: 'inherit' });
+  process.exitCode = r.status ?? 1;
+} finally {
+  rmSync(cwd, { recursive: true, force: true });
+}

@@ -28,7 +28,7 @@ const shots = [
   ['home', '/'],
   ['result', `/results/${result}/`],
   ['compare', `/compare/?r=${compareIds.map((r) => r.id.slice(0, 12)).join(',')}`],
-  ['embed', `/results/${result}/charts/pipeline/`],
+  ['embed', `/results/${result}/charts/pipeline.html`],
 ];
 mkdirSync(values.out, { recursive: true });
 const server = await serveStatic(dist);

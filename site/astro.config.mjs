@@ -7,7 +7,8 @@ export default defineConfig({
   site: process.env.REDIS_BENCHDB_SITE_URL || 'http://localhost:4321',
   // /results/<id>/ and its files: a directory per page, so relative links work from file servers too.
   trailingSlash: 'always',
-  build: { format: 'directory', inlineStylesheets: 'always' },
+  // concurrency: result pages wait on worker threads (src/lib/prepare-pool.ts); several in flight keep them busy.
+  build: { format: 'directory', inlineStylesheets: 'always', concurrency: 4 },
   outDir: process.env.REDIS_BENCHDB_SITE_OUT || './dist',
   integrations: [artefacts()],
   devToolbar: { enabled: false },

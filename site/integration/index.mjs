@@ -1,55 +1,77 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { writeOpenData } from './open-data.mjs';
 import { renderPngs } from './png.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
+const SVGS = '__redisBenchdbStagedSvgs';
+const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
 
 /**
- * The build's second half. Pages stage chart SVGs, iframe pages and JSON while they render (see
- * src/lib/stage.ts); when Astro is done this moves them into dist/ and draws a PNG of every SVG
- * that wants one (charts for Markdown blogs, Open Graph images).
+ * The result pages' worker (src/workers/prepare-worker.ts) as one ES module: worker threads run plain
+ * JavaScript, and Vite's page chunks are not meant to be loaded on their own. Packages stay external
+ * and resolve from site/node_modules, as the pages' do.
+ */
+async function bundleWorker() {
+  const dir = fileURLToPath(new URL('../node_modules/.cache/redis-benchdb-site/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const outfile = `${dir}prepare-worker-${process.pid}.mjs`;
+  await esbuild({
+    entryPoints: [fileURLToPath(new URL('../src/workers/prepare-worker.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * The build's second half. Pages write chart SVGs, iframe pages and JSON into the output folder
+ * while they render (see src/lib/stage.ts); when Astro is done, this draws a PNG of every SVG (charts
+ * for Markdown blogs, Open Graph cards) and writes the open-data files.
  */
 export default function artefacts() {
-  let stage = null;
+  let outDir = null;
   return {
     name: 'redis-benchdb-artefacts',
     hooks: {
-      'astro:build:start': () => {
-        stage = mkdtempSync(join(tmpdir(), 'rbdb-site-stage-'));
-        process.env[STAGE_ENV] = stage;
+      'astro:config:done': ({ config }) => {
+        outDir = fileURLToPath(config.outDir);
+      },
+      'astro:build:start': async () => {
+        process.env[STAGE_ENV] = outDir;
+        process.env[WORKER_ENV] = await bundleWorker();
+        globalThis[SVGS] = [];
       },
       'astro:build:done': async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
-        const t0 = performance.now();
-        const svgs = listFiles(stage).filter((f) => f.endsWith('.svg'));
-        cpSync(stage, out, { recursive: true });
-        const jobs = svgs.map((rel) => ({
-          svgFile: join(out, rel),
-          pngFile: join(out, rel.replace(/\.svg$/, '.png')),
-          width: rel.endsWith('og.svg') ? 1200 : 1280,
-        }));
-        const cacheDir = fileURLToPath(new URL('../node_modules/.cache/redis-benchdb-png/', import.meta.url));
-        const { rendered, cached } = await renderPngs(jobs, cacheDir);
-        const { results } = await writeOpenData(out);
-        rmSync(stage, { recursive: true, force: true });
+        const svgs = globalThis[SVGS] ?? [];
         delete process.env[STAGE_ENV];
-        logger.info(
-          `${svgs.length} chart files staged; PNGs: ${rendered} drawn, ${cached} from cache, in ${((performance.now() - t0) / 1000).toFixed(1)} s; open data: ${results} results`,
-        );
+        delete process.env[WORKER_ENV];
+        let t0 = performance.now();
+        const { results } = await writeOpenData(out);
+        logger.info(`open data: ${results} results in ${secs(t0)}`);
+        t0 = performance.now();
+        if (process.env.REDIS_BENCHDB_SITE_PNG === '0') {
+          logger.warn(`PNGs skipped (REDIS_BENCHDB_SITE_PNG=0): ${svgs.length} charts have no .png`);
+          return;
+        }
+        const jobs = svgs.map((rel) => ({
+          svgFile: `${out}${rel}`,
+          pngFile: `${out}${rel.replace(/\.svg$/, '.png')}`,
+          // Charts at 1.5x their size: sharp on most screens, and a third cheaper to draw than 2x.
+          width: rel.endsWith('og.svg') ? 1200 : 960,
+        }));
+        const { rendered, cached } = await renderPngs(jobs);
+        logger.info(`${svgs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);
       },
     },
   };
 }
 
-function listFiles(root, rel = '') {
-  const out = [];
-  for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const p = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...listFiles(root, p));
-    else out.push(p);
-  }
-  return out;
-}
+const secs = (t0) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;

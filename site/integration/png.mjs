@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -9,12 +9,16 @@ const FONT_CANDIDATES = [
   '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
 ];
 const BATCH = 50;
+// Keyed by content, so it never goes stale; REDIS_BENCHDB_PNG_CACHE moves it (a cold build, or a CI cache).
+const DEFAULT_CACHE =
+  process.env.REDIS_BENCHDB_PNG_CACHE ||
+  new URL('../node_modules/.cache/redis-benchdb-png/', import.meta.url).pathname;
 
 /**
  * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,
  * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache.
  */
-export async function renderPngs(jobs, cacheDir) {
+export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   mkdirSync(cacheDir, { recursive: true });
   const todo = [];
   let cached = 0;
@@ -25,14 +29,24 @@ export async function renderPngs(jobs, cacheDir) {
       .digest('hex');
     const cacheFile = join(cacheDir, `${key}.png`);
     if (existsSync(cacheFile)) {
-      copyFileSync(cacheFile, job.pngFile);
+      place(cacheFile, job.pngFile);
       cached++;
     } else todo.push({ ...job, cacheFile });
   }
   if (todo.length)
     await runPool(todo.map((j) => ({ svgFile: j.svgFile, pngFile: j.cacheFile, width: j.width })));
-  for (const j of todo) copyFileSync(j.cacheFile, j.pngFile);
+  for (const j of todo) place(j.cacheFile, j.pngFile);
   return { rendered: todo.length, cached };
+}
+
+/** A hard link where the cache and the site share a file system (no copy), else a copy. */
+function place(from, to) {
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
 }
 
 async function runPool(jobs) {

@@ -61,7 +61,7 @@ describe('every page type', () => {
     '/versions/',
     `/groups/${fx.groupId}/`,
     `/compare/?r=${fx.ids.base.slice(0, 12)},${fx.ids.faster.slice(0, 12)}`,
-    `/results/${fx.ids.base}/charts/pipeline/`,
+    `/results/${fx.ids.base}/charts/pipeline.html`,
     '/data/',
   ];
 
@@ -202,7 +202,7 @@ describe('embeds', () => {
   it('an iframe of a chart renders on its own, with its source line', async () => {
     const { page, errors } = await open(`/results/${fx.ids.base}/`);
     const snippet = await page.locator('#chart-pipeline code.snippet').first().textContent();
-    expect(snippet).toMatch(/<iframe src="[^"]+\/charts\/pipeline\/"/);
+    expect(snippet).toMatch(/<iframe src="[^"]+\/charts\/pipeline\.html"/);
     // The snippet names the public origin; host it here and load it in a page of its own.
     const html = `<!doctype html><title>blog</title><h1>My post</h1>${snippet!.replace(/https?:\/\/[^/"]+/, server.url)}`;
     await page.setContent(html);
@@ -278,7 +278,7 @@ describe('hostile metadata', () => {
     // The standalone SVG files and embed pages too: open them as documents.
     for (const path of [
       `/results/${fx.ids.hostile}/charts/pipeline.svg`,
-      `/results/${fx.ids.hostile}/charts/pipeline/`,
+      `/results/${fx.ids.hostile}/charts/pipeline.html`,
     ]) {
       const { page, dialogs } = await open(path);
       expect(dialogs, path).toEqual([]);

@@ -47,6 +47,7 @@ export { SchemaVersionError } from './schema-version-error.js';
 export {
   cellsByWorkload,
   commonWorkload,
+  exportJsonlLines,
   getSiteResult,
   iterateSiteResults,
   type SiteCellRow,

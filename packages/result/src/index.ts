@@ -85,10 +85,12 @@ export {
   validateResult,
 } from './schema.js';
 export {
+  checkEnvelopeSignature,
   generateSigningKey,
   keyFingerprint,
   publicKeyFromPrivate,
   rawPublicKey,
+  type SignatureCheck,
   type SigningKey,
   signResult,
   type VerifyOutcome,

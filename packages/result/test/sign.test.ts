@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalJson,
+  checkEnvelopeSignature,
   type EnvelopeV1,
   generateSigningKey,
   keyFingerprint,
@@ -263,5 +264,24 @@ describe('a one-byte change anywhere in the envelope file never verifies', () =>
       Array.from({ length: 40 }, (_, i) => at + i),
     );
     expect(tried).toBeGreaterThan(40);
+  });
+});
+
+describe('checkEnvelopeSignature (the signature alone, for results verified when stored)', () => {
+  it('accepts a signed envelope and returns its payload', () => {
+    const out = checkEnvelopeSignature(envelope);
+    expect(out).toEqual({ ok: true, payload: envelope.payload, keyFingerprint: envelope.keyFingerprint });
+  });
+
+  it('refuses a changed payload, another key, a wrong fingerprint and a non-envelope', () => {
+    const changed = { ...envelope, payload: envelope.payload.replace('"', ' "') };
+    expect(checkEnvelopeSignature(changed)).toMatchObject({ ok: false, reason: /changed after signing/ });
+    const other = envelopeOf(envelope.payload, generateSigningKey().privateKeyPem);
+    expect(checkEnvelopeSignature({ ...other, signature: envelope.signature })).toMatchObject({ ok: false });
+    expect(checkEnvelopeSignature({ ...envelope, keyFingerprint: other.keyFingerprint })).toMatchObject({
+      ok: false,
+      reason: /fingerprint/,
+    });
+    expect(checkEnvelopeSignature({ payload: 1 })).toMatchObject({ ok: false, reason: /not an envelope/ });
   });
 });

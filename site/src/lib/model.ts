@@ -1,6 +1,6 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
-import { verifyEnvelope } from '@redis-benchdb/result';
+import { checkEnvelopeSignature } from '@redis-benchdb/result';
 
 /**
  * One shape for every result the site shows, whether our runner measured it (signed) or it was
@@ -81,11 +81,13 @@ export function toResultView(rec: SiteResultRecord): ResultView {
 }
 
 function fromSigned(rec: SiteResultRecord): ResultView {
-  const doc = JSON.parse(rec.document) as ResultV1;
+  // What the page shows is parsed from the signed payload itself, once its signature checks: so a
+  // page can only show bytes its submitter signed. (Schema and plausibility were checked at ingest.)
+  const check = checkEnvelopeSignature(JSON.parse(rec.envelope ?? '{}'));
+  const doc = JSON.parse(check.ok ? check.payload : rec.document) as ResultV1;
   const env = doc.environment;
   const m = env.client;
   const s = env.server;
-  const check = verifyEnvelope(JSON.parse(rec.envelope ?? 'null'));
   const rg = (doc as ResultV1 & { runGroup?: { id: string; label: string; index: number } }).runGroup;
   return {
     id: rec.row.id,

@@ -1,0 +1,67 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type PreparedResult, prepareResult } from './prepare.js';
+import { stagedSvgs } from './stage.js';
+
+/**
+ * Result pages ask for their prepared data here. In a build, the integration bundles a worker
+ * (src/workers/prepare-worker.ts) and names it in this variable: the work then spreads over the
+ * machine's cores while Astro renders pages concurrently (build.concurrency). Without it (astro dev,
+ * a unit test), the work runs inline.
+ */
+export const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
+
+interface Job {
+  id: string;
+  resolve: (p: PreparedResult) => void;
+  reject: (e: Error) => void;
+}
+
+let pool: { idle: Worker[]; queue: Job[]; busy: Map<Worker, Job> } | null = null;
+
+export function preparedResult(id: string): Promise<PreparedResult> {
+  const file = process.env[WORKER_ENV];
+  if (!file) return Promise.resolve(prepareResult(id));
+  pool ??= startPool(file);
+  return new Promise((resolve, reject) => {
+    pool!.queue.push({ id, resolve, reject });
+    dispatch();
+  });
+}
+
+function startPool(file: string): NonNullable<typeof pool> {
+  const p = { idle: [] as Worker[], queue: [] as Job[], busy: new Map<Worker, Job>() };
+  const n = Math.max(1, Math.min(availableParallelism(), 4));
+  for (let i = 0; i < n; i++) {
+    const w = new Worker(file, { env: process.env });
+    // The build's process must be free to exit when the pages are done.
+    w.unref();
+    w.on('message', (msg: { ok: true; prepared: PreparedResult } | { ok: false; error: string }) => {
+      const job = p.busy.get(w)!;
+      p.busy.delete(w);
+      p.idle.push(w);
+      if (msg.ok) {
+        stagedSvgs().push(...msg.prepared.svgs);
+        job.resolve(msg.prepared);
+      } else job.reject(new Error(msg.error));
+      dispatch();
+    });
+    w.on('error', (e) => {
+      const job = p.busy.get(w);
+      p.busy.delete(w);
+      job?.reject(e);
+    });
+    p.idle.push(w);
+  }
+  return p;
+}
+
+function dispatch(): void {
+  const p = pool!;
+  while (p.idle.length && p.queue.length) {
+    const w = p.idle.pop()!;
+    const job = p.queue.shift()!;
+    p.busy.set(w, job);
+    w.postMessage(job.id);
+  }
+}

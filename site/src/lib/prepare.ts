@@ -1,0 +1,33 @@
+import { getSiteResult } from '@redis-benchdb/db';
+import { database } from './data.js';
+import type { EmbedTarget } from './embed.js';
+import type { CellView, ResultView } from './model.js';
+import { toResultView } from './model.js';
+import { resultCharts } from './result-charts.js';
+import { resultEmbed, stageResultFiles } from './result-page.js';
+import { stagedSvgs } from './stage.js';
+
+/** What a result page renders: the view without what only files need (raw JSON, histograms). */
+export interface PreparedResult {
+  view: Omit<ResultView, 'raw' | 'cells'> & { cells: Omit<CellView, 'histogram'>[] };
+  targets: EmbedTarget[];
+  /** SVG files written, for the build to draw as PNGs. */
+  svgs: string[];
+}
+
+/**
+ * The expensive part of a result page: read and check the result, draw its charts, write its
+ * files. Pure of Astro, so the build can run it in worker threads (see prepare-pool.ts) while the
+ * main thread renders HTML: at 10,000 results this is most of the build.
+ */
+export function prepareResult(id: string): PreparedResult {
+  const rec = getSiteResult(database(), id);
+  if (!rec) throw new Error(`result ${id} is not in the database (or was retracted)`);
+  const r = toResultView(rec);
+  const targets = resultCharts(r).map((c) => resultEmbed(r, c));
+  const before = stagedSvgs().length;
+  stageResultFiles(r, targets);
+  const svgs = stagedSvgs().splice(before);
+  const { raw: _raw, cells, ...rest } = r;
+  return { view: { ...rest, cells: cells.map(({ histogram: _h, ...c }) => c) }, targets, svgs };
+}
