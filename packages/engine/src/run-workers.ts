@@ -69,13 +69,22 @@ export async function runWorkers(
             o.requests ?? null,
             measureStartMs ? (performance.now() - measureStartMs) / 1000 : 0,
           );
-        } else if (m.type === 'done') done[i]!.resolve(m.report);
+        } else if (m.type === 'done') {
+          // An abort that reaches a worker still connecting ends it before it is ready: its
+          // 'ready' never comes (the port is closed), so the report stands for it.
+          ready[i]!.resolve();
+          done[i]!.resolve(m.report);
+        }
       });
       w.on('error', (err) => {
         ready[i]!.reject(err);
         done[i]!.reject(err);
       });
-      w.on('exit', () => done[i]!.reject(new Error('a load worker exited without a report')));
+      w.on('exit', () => {
+        const err = new Error('a load worker exited without a report');
+        ready[i]!.reject(err);
+        done[i]!.reject(err);
+      });
     });
     await Promise.all(ready.map((r) => r.promise));
     // Aborted before the load began (say, Ctrl-C during a preload): stop without sending.
