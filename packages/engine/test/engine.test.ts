@@ -348,15 +348,34 @@ describe('the commandstats cross-check and request accounting', () => {
   it('an abort signal ends a cell promptly, marked incomplete', async () => {
     const s = await open(ctx.target);
     const ac = new AbortController();
-    const t0 = performance.now();
-    const timer = setTimeout(() => ac.abort(), 250);
-    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 5 }), { signal: ac.signal });
-    clearTimeout(timer);
-    expect((performance.now() - t0) / 1000).toBeLessThan(3);
+    let abortedAt = 0;
+    // Abort once the load flows (a fixed delay raced the workers' start on a busy machine).
+    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 5 }), {
+      signal: ac.signal,
+      onProgress: (done) => {
+        if (done > 0 && !abortedAt) {
+          abortedAt = performance.now();
+          ac.abort();
+        }
+      },
+    });
+    expect((performance.now() - abortedAt) / 1000).toBeLessThan(3);
     expect(r.incomplete).toBe(true);
     expect(r.error).toMatch(/interrupted/);
     expect(r.completed).toBeGreaterThan(0);
     expect(r.latencyUs.count).toBe(r.completed);
+  });
+
+  it('an abort while the workers are still connecting ends the cell too (it used to hang)', async () => {
+    const s = await open(ctx.target);
+    const ac = new AbortController();
+    const t0 = performance.now();
+    // Worker threads take 100 ms or more to load and connect: 20 ms in, none is ready.
+    setTimeout(() => ac.abort(), 20);
+    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 5 }), { signal: ac.signal });
+    expect((performance.now() - t0) / 1000).toBeLessThan(3);
+    expect(r.incomplete).toBe(true);
+    expect(r.error).toMatch(/interrupted/);
   });
 
   it('fewer requests than connections: only those are sent', async () => {
