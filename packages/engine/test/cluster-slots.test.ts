@@ -84,8 +84,8 @@ describe('how deep a cluster connection pipelines', () => {
       [10923, 16383, 2],
     ] as [number, number, number][],
   };
-  const factor = (tests: Parameters<typeof findTests>[0] | ReturnType<typeof customTest>) =>
-    new ClusterRouting(plan, Array.isArray(tests) ? findTests(tests) : [tests], 'rbdb:abcdef:', 1000)
+  const factor = (tests: Parameters<typeof findTests>[0] | ReturnType<typeof customTest>, keyspace = 1000) =>
+    new ClusterRouting(plan, Array.isArray(tests) ? findTests(tests) : [tests], 'rbdb:abcdef:', keyspace)
       .depthFactor;
 
   it('P per node socket when requests spread over the primaries (by key or round-robin)', () => {
@@ -98,6 +98,9 @@ describe('how deep a cluster connection pipelines', () => {
     expect(factor(['lpush'])).toBe(1);
     expect(factor(['sadd'])).toBe(1);
     expect(factor(customTest(['SET', 'user:{1}:__rand_int__', '__data__']))).toBe(1);
+    // One key (the suite's GET k1) is one node; two keys reach at most two.
+    expect(factor(['get'], 1)).toBe(1);
+    expect(factor(['get'], 2)).toBeLessThanOrEqual(2);
   });
 });
 

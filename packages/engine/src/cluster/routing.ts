@@ -100,9 +100,19 @@ export class ClusterRouting {
         return { keys: null, slot: keySlot(first.text), drawsKey, sameSlotKeys: null };
       return { keys: null, slot: -1, drawsKey, sameSlotKeys: null };
     });
-    const serving = new Set(plan.ranges.map((r) => r[2])).size;
-    const spreads = (r: Route) => (r.keys !== null ? r.keys.constantSlot < 0 : r.slot < 0);
-    this.depthFactor = this.routes.every(spreads) ? Math.max(1, serving) : 1;
+    this.depthFactor = Math.max(1, Math.min(...this.routes.map((r) => this.reach(r))));
+  }
+
+  /** How many primaries a route's requests reach: a small key space (k1) may not reach them all. */
+  private reach(r: Route): number {
+    const serving = new Set(this.plan.ranges.map((x) => x[2])).size;
+    if (r.keys === null) return r.slot < 0 ? serving : 1;
+    if (r.keys.constantSlot >= 0) return 1;
+    const table = r.keys.table;
+    if (table === null) return serving;
+    const seen = new Set<number>();
+    for (let k = 0; k < table.length && seen.size < serving; k++) seen.add(this.owners[table[k]!]!);
+    return seen.size;
   }
 
   /** The primary named by a MOVED/ASK reply (`host:port`; an empty host is the node's own), or -1. */
