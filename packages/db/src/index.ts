@@ -53,4 +53,5 @@ export {
   type SiteCellRow,
   type SiteResultRecord,
   type SiteResultRow,
+  siteQueryPlans,
 } from './site-queries.js';

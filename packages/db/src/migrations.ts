@@ -2,13 +2,14 @@ import type Database from 'better-sqlite3';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
+import { SITE_INDEXES } from './site-indexes-migration.js';
 
 /**
  * The database's history, oldest first: migration N is `MIGRATIONS[N - 1]`. Up only, and append only:
  * a migration that has shipped is never edited, since databases in the field already ran it. A later
  * change is a new string at the end.
  */
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, RUN_GROUPS];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, RUN_GROUPS, SITE_INDEXES];
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

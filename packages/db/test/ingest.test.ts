@@ -214,14 +214,12 @@ describe('ingest', () => {
     expect(e.message).toContain(message);
   });
 
-  it('ingests 1,000 results in a loop in well under 5 s', () => {
+  // How fast is pnpm bench:ingest's question (docs/BENCHMARKS.md); here, that a thousand in a row all land.
+  it('ingests 1,000 results in a loop, each stored once', () => {
     const db = tempDb();
     const bodies = Array.from({ length: 1000 }, (_, i) => body(variant(i)));
-    const start = performance.now();
     for (const b of bodies) ingest(db, b, { now: NOW });
-    const ms = performance.now() - start;
     expect(count(db)).toEqual({ results: 1000, retracted: 0, cells: 2000, warnings: 1000 });
     expect(listResults(db, { limit: 5 })).toHaveLength(5);
-    expect(ms, `1,000 ingests took ${Math.round(ms)} ms`).toBeLessThan(5000);
   });
 });

@@ -11,6 +11,7 @@ import {
   iterateSiteResults,
   retract,
   signRetraction,
+  siteQueryPlans,
 } from '../src/index.js';
 import { body, key, NOW, tempDb, variant, withPipeline } from './fixtures.js';
 
@@ -53,6 +54,16 @@ describe('the site queries', () => {
     expect(cells.map((c) => c.resultId)).toEqual([a]);
     expect(cells.map((c) => c.resultId)).not.toContain(b);
     expect(commonWorkload(db, 'standard-v1', 'NO SUCH CELL')).toBeNull();
+  });
+
+  it('answer from covering indexes, never reading a document (migration 3)', () => {
+    const { db } = filled();
+    const plans = siteQueryPlans(db);
+    expect(plans.list).toMatch(/SCAN r USING COVERING INDEX results_site_list/);
+    expect(plans.byId).toMatch(/SEARCH r USING COVERING INDEX results_site_by_id \(id=\?/);
+    expect(plans.common).toMatch(/COVERING INDEX cells_site_headline/);
+    expect(plans.common).toMatch(/COVERING INDEX results_site_by_id/);
+    expect(plans.cells).toMatch(/COVERING INDEX results_site_by_id/);
   });
 
   it('export JSON Lines equal to exportResults, one line per result, without parsing', () => {

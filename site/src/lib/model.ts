@@ -84,7 +84,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
   // What the page shows is parsed from the signed payload itself, once its signature checks: so a
   // page can only show bytes its submitter signed. (Schema and plausibility were checked at ingest.)
   const check = checkEnvelopeSignature(JSON.parse(rec.envelope ?? '{}'));
-  const doc = JSON.parse(check.ok ? check.payload : rec.document) as ResultV1;
+  const doc = JSON.parse(check.ok ? check.payload : rec.document()) as ResultV1;
   const env = doc.environment;
   const m = env.client;
   const s = env.server;
@@ -144,7 +144,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
     source: null,
     runGroup: rg ? { id: rg.id, label: rg.label, index: rg.index } : null,
     reproduce: reproduceSigned(doc),
-    raw: rec.envelope ?? rec.document,
+    raw: rec.envelope ?? rec.document(),
   };
 }
 
@@ -170,7 +170,7 @@ function reproduceSigned(doc: ResultV1): string {
 }
 
 function fromImported(rec: SiteResultRecord): ResultView {
-  const doc = JSON.parse(rec.document) as ImportedV1;
+  const doc = JSON.parse(rec.document()) as ImportedV1;
   return {
     id: rec.row.id,
     kind: 'imported',
@@ -229,6 +229,6 @@ function fromImported(rec: SiteResultRecord): ResultView {
     },
     runGroup: null,
     reproduce: doc.tool.commandLine ?? `${doc.tool.name} (command line not published)`,
-    raw: rec.document,
+    raw: rec.document(),
   };
 }
