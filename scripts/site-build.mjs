@@ -43,6 +43,23 @@ if (values.db) {
 }
 if (values.out) env.REDIS_BENCHDB_SITE_OUT = resolve(values.out);
 if (values['site-url']) env.REDIS_BENCHDB_SITE_URL = values['site-url'];
+// The build opens the database read-only; an older file is brought to this version's schema first,
+// as every redis-benchdb command does when it opens one.
+{
+  const { openDatabase, defaultDatabasePath, SCHEMA_VERSION } = await import(
+    new URL('../packages/db/dist/index.js', import.meta.url)
+  );
+  const path = env.REDIS_BENCHDB_DB || defaultDatabasePath();
+  if (existsSync(path)) {
+    try {
+      openDatabase(path, { readonly: true }).close();
+    } catch (e) {
+      if (e.code !== 'SCHEMA_TOO_OLD') throw e;
+      console.log(`site:build: migrating ${path} to schema ${SCHEMA_VERSION}`);
+      openDatabase(path).close();
+    }
+  }
+}
 const siteDir = fileURLToPath(new URL('../site/', import.meta.url));
 const astro = fileURLToPath(new URL('../site/node_modules/astro/astro.js', import.meta.url));
 // Astro stages its server chunks under <cwd>/.astro when the output folder is elsewhere: a working
