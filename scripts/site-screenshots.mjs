@@ -1,7 +1,7 @@
 // pnpm site:screenshots [--dist site/dist] [--out docs/screenshots]: pictures of the built site for
 // docs/, so a reader sees it without building it. Home, a result, a compare of two results that share
 // workloads, and an embed, in Debian's headless Chromium.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../site/tools/chromium.mjs';
@@ -15,7 +15,10 @@ const { values } = parseArgs({
 });
 const dist = resolve(values.dist);
 const index = JSON.parse(readFileSync(join(dist, 'data/index.json'), 'utf8'));
-const signed = index.filter((r) => r.kind === 'signed');
+// Suite runs have every sweep to show; ad hoc runs (-t set,get) may have none.
+const signed = index
+  .filter((r) => r.kind === 'signed')
+  .sort((a, b) => Number(!!b.profile) - Number(!!a.profile));
 if (signed.length === 0)
   throw new Error(
     `no signed result in ${dist}: run \`pnpm -s redis-benchdb run\` and \`pnpm site:build\` first`,
@@ -30,6 +33,8 @@ const shots = [
   ['compare', `/compare/?r=${compareIds.map((r) => r.id.slice(0, 12)).join(',')}`],
   ['embed', `/results/${result}/charts/pipeline.html`],
 ];
+const groups = existsSync(join(dist, 'groups')) ? readdirSync(join(dist, 'groups')) : [];
+if (groups.length) shots.push(['group', `/groups/${groups[0]}/`]);
 mkdirSync(values.out, { recursive: true });
 const server = await serveStatic(dist);
 const browser = await launchChromium();
@@ -40,7 +45,7 @@ try {
     const file = join(values.out, `${name}.png`);
     await page.screenshot({
       path: file,
-      fullPage: name !== 'result',
+      fullPage: name !== 'embed',
       clip: name === 'embed' ? { x: 0, y: 0, width: 720, height: 480 } : undefined,
     });
     console.log(`${file}  ${path}`);
