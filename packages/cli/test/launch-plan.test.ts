@@ -82,6 +82,9 @@ describe('planLaunches', () => {
       /--transport applies to servers .* add --server-bin PATH/,
     );
     expect(await refused('--server-bin', 'redis-server', '-p', '7000')).toMatch(/drop -p$/);
+    expect(await refused('--server-bin', 'redis-server', '--cluster')).toMatch(
+      /standalone .* drop --cluster$/,
+    );
     expect(await refused('--server-bin', 'redis-server', '--server-config', 'bind 0.0.0.0')).toMatch(
       /bind is set by redis-benchdb \(loopback only/,
     );

@@ -112,11 +112,12 @@ export function checkLaunchFlags(f: RunFlags): void {
     ['-a', f.password],
     ['--user', f.user],
     ['--tls', f.tls],
+    ['--cluster', f.cluster],
   ];
   const clash = target.filter(([, v]) => v !== undefined).map(([k]) => k);
   if (clash.length > 0)
     throw usage(
-      `--server-bin starts its own servers on free loopback ports (use --transport for unix sockets): drop ${clash.join(', ')}`,
+      `--server-bin starts its own standalone servers on free loopback ports (use --transport for a unix socket): drop ${clash.join(', ')}`,
     );
 }
 
