@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
-import { writeOpenData } from './open-data.mjs';
+import { startOpenData } from './open-data.mjs';
 import { renderPngs } from './png.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
@@ -37,6 +37,9 @@ async function bundleWorker() {
  */
 export default function artefacts() {
   let outDir = null;
+  let openData = null;
+  // Beside dist/, on its file system: moved in with a rename once Astro has written dist/.
+  const openDataDir = () => `${outDir.replace(/\/+$/, '')}.open-data-${process.pid}`;
   return {
     name: 'redis-benchdb-artefacts',
     hooks: {
@@ -47,6 +50,8 @@ export default function artefacts() {
         process.env[STAGE_ENV] = outDir;
         process.env[WORKER_ENV] = await bundleWorker();
         globalThis[SVGS] = [];
+        rmSync(openDataDir(), { recursive: true, force: true });
+        openData = startOpenData(openDataDir());
       },
       'astro:build:done': async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
@@ -54,8 +59,14 @@ export default function artefacts() {
         delete process.env[STAGE_ENV];
         delete process.env[WORKER_ENV];
         let t0 = performance.now();
-        const { results } = await writeOpenData(out);
-        logger.info(`open data: ${results} results in ${secs(t0)}`);
+        const { results, seconds } = await openData;
+        mkdirSync(`${out}data`, { recursive: true });
+        for (const f of ['results.jsonl', 'benchdb.sqlite'])
+          if (existsSync(`${openDataDir()}/${f}`)) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
+        rmSync(openDataDir(), { recursive: true, force: true });
+        logger.info(
+          `open data: ${results} results in ${seconds.toFixed(1)} s, beside the pages (waited ${secs(t0)} for it)`,
+        );
         t0 = performance.now();
         if (process.env.REDIS_BENCHDB_SITE_PNG === '0') {
           logger.warn(`PNGs skipped (REDIS_BENCHDB_SITE_PNG=0): ${svgs.length} charts have no .png`);

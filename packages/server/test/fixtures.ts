@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 // The server does not depend on packages/result (server → db only); its tests sign like a client.
 import {
   canonicalJson,
@@ -129,6 +129,13 @@ export interface ServiceProcess {
  * The built service (`pnpm build` first) as a separate process on a free port, with rate limits
  * out of the way. Resolves once it prints its `listening on` line.
  */
+/** Services spawned and not yet exited: a failed assertion must not leave one running after the tests. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
 export function spawnService(dbPath: string): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
@@ -146,8 +153,12 @@ export function spawnService(dbPath: string): Promise<ServiceProcess> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  running.add(child);
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal);
+    }),
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
