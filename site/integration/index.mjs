@@ -72,8 +72,9 @@ export default function artefacts() {
           logger.warn(`PNGs skipped (REDIS_BENCHDB_SITE_PNG=0): ${svgs.length} charts have no .png`);
           return;
         }
-        const jobs = svgs.map((rel) => ({
+        const jobs = svgs.map(({ rel, sha256 }) => ({
           svgFile: `${out}${rel}`,
+          sha256,
           pngFile: `${out}${rel.replace(/\.svg$/, '.png')}`,
           // Charts at 1.5x their size: sharp on most screens, and a third cheaper to draw than 2x.
           width: rel.endsWith('og.svg') ? 1200 : 960,

@@ -23,10 +23,9 @@ export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   const todo = [];
   let cached = 0;
   for (const job of jobs) {
-    const key = createHash('sha256')
-      .update(readFileSync(job.svgFile))
-      .update(String(job.width))
-      .digest('hex');
+    // The page hashed the SVG as it wrote it (job.sha256); a caller without the hash pays a read.
+    const content = job.sha256 ?? createHash('sha256').update(readFileSync(job.svgFile)).digest('hex');
+    const key = createHash('sha256').update(`${content} ${job.width}`).digest('hex');
     const cacheFile = join(cacheDir, `${key}.png`);
     if (existsSync(cacheFile)) {
       place(cacheFile, job.pngFile);
@@ -41,10 +40,13 @@ export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
 
 /** A hard link where the cache and the site share a file system (no copy), else a copy. */
 function place(from, to) {
-  rmSync(to, { force: true });
   try {
     linkSync(from, to);
-  } catch {
+  } catch (e) {
+    if (e.code === 'EEXIST') {
+      rmSync(to, { force: true });
+      return place(from, to);
+    }
     copyFileSync(from, to);
   }
 }

@@ -85,14 +85,20 @@ export interface ExportedResult {
   document?: unknown;
 }
 
-/** Every listed (not retracted) result, oldest first, for open data: `redis-benchdb export --jsonl`. */
-export function* exportResults(db: BenchDb): Generator<ExportedResult> {
-  const rows = db.sqlite
+/** What open data exports of each listed result, oldest first: shared by both export paths. */
+export function exportRows(
+  db: BenchDb,
+): IterableIterator<{ id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }> {
+  return db.sqlite
     .prepare<[], { id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }>(
       'SELECT id, kind, envelope, document FROM results WHERE retracted_at IS NULL ORDER BY received_at, id',
     )
     .iterate();
-  for (const r of rows) {
+}
+
+/** Every listed (not retracted) result, oldest first, for open data: `redis-benchdb export --jsonl`. */
+export function* exportResults(db: BenchDb): Generator<ExportedResult> {
+  for (const r of exportRows(db)) {
     // Parsing and re-serialising the envelope keeps its payload string byte for byte: it still verifies.
     yield r.kind === 'signed'
       ? { id: r.id, kind: r.kind, envelope: JSON.parse(r.envelope!) }

@@ -1,4 +1,5 @@
 import type { BenchDb } from './open.js';
+import { exportRows } from './queries.js';
 
 /**
  * The queries the site's build runs. They read every listed result once, so they iterate rather
@@ -163,12 +164,7 @@ export function siteQueryPlans(db: BenchDb): Record<'list' | 'byId' | 'common' |
  * payload string (what the signature covers) is untouched.
  */
 export function* exportJsonlLines(db: BenchDb): Generator<string> {
-  const rows = db.sqlite
-    .prepare<[], { id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }>(
-      'SELECT id, kind, envelope, document FROM results WHERE retracted_at IS NULL ORDER BY received_at, id',
-    )
-    .iterate();
-  for (const r of rows) {
+  for (const r of exportRows(db)) {
     const body = (r.kind === 'signed' ? r.envelope! : r.document).replace(/[\r\n]+/g, ' ');
     yield `{"id":${JSON.stringify(r.id)},"kind":"${r.kind}","${r.kind === 'signed' ? 'envelope' : 'document'}":${body}}\n`;
   }

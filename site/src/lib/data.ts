@@ -133,8 +133,9 @@ export function bestBy(cells: readonly SiteCellRow[], key: (c: SiteCellRow) => s
 }
 
 /** The compact index the results page's filters and the compare page's short links read. */
+let index: import('./filters.js').IndexRow[] | null = null;
 export function indexRows(): import('./filters.js').IndexRow[] {
-  return allResults().map((r) => ({
+  index ??= allResults().map((r) => ({
     id: r.id,
     kind: r.kind,
     receivedAt: r.receivedAt,
@@ -148,4 +149,5 @@ export function indexRows(): import('./filters.js').IndexRow[] {
     warnings: r.warningCodes ? r.warningCodes.split(',').length : 0,
     cells: r.cellCount,
   }));
+  return index;
 }

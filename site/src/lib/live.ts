@@ -65,9 +65,15 @@ export function headlineChart(
 }
 
 /** A machine's or version's history: its results' baseline GET and SET over time. */
+/** Results a history chart draws: the newest. Thousands of dots would weigh a page down and read no better. */
+export const HISTORY_LIMIT = 300;
+
 export function historyChart(resultIds: ReadonlySet<string>, id: string, title: string): Chart | null {
-  const pts = headlineCells()
-    .filter((c) => resultIds.has(c.resultId) && c.opsMedian !== null)
+  const cells = headlineCells().filter((c) => resultIds.has(c.resultId) && c.opsMedian !== null);
+  const shown = new Set<string>();
+  for (const c of cells) if (shown.size < HISTORY_LIMIT) shown.add(c.resultId); // newest first
+  const pts = cells
+    .filter((c) => shown.has(c.resultId))
     .map((c) => ({
       series: c.label,
       at: c.startedAt ?? c.receivedAt,
@@ -75,5 +81,11 @@ export function historyChart(resultIds: ReadonlySet<string>, id: string, title: 
       resultId: c.resultId,
     }));
   if (pts.length === 0) return null;
-  return overTimeChart(pts, { id, title, source: `${HEADLINE_SUITE} baseline cells` });
+  const total = new Set(cells.map((c) => c.resultId)).size;
+  const scope = total > shown.size ? `, the newest ${shown.size} of ${total} results` : '';
+  return overTimeChart(pts, {
+    id,
+    title: `${title}${scope}`,
+    source: `${HEADLINE_SUITE} baseline cells${scope}`,
+  });
 }

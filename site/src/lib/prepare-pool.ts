@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { type PreparedResult, prepareResult } from './prepare.js';
+import { type PreparedGroup, type PreparedResult, prepareGroup, prepareResult } from './prepare.js';
 import { stagedSvgs } from './stage.js';
 
 /**
@@ -11,20 +11,36 @@ import { stagedSvgs } from './stage.js';
  */
 export const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
 
+/** What a worker is asked: one result page's work, or one run group page's. */
+export type Task = { kind: 'result'; id: string } | { kind: 'group'; id: string; ids: string[] };
+type Prepared = PreparedResult | PreparedGroup;
+
 interface Job {
-  id: string;
-  resolve: (p: PreparedResult) => void;
+  task: Task;
+  resolve: (p: Prepared) => void;
   reject: (e: Error) => void;
+}
+
+export function runTask(task: Task): Prepared {
+  return task.kind === 'result' ? prepareResult(task.id) : prepareGroup(task.id, task.ids);
 }
 
 let pool: { idle: Worker[]; queue: Job[]; busy: Map<Worker, Job> } | null = null;
 
 export function preparedResult(id: string): Promise<PreparedResult> {
+  return submit({ kind: 'result', id }) as Promise<PreparedResult>;
+}
+
+export function preparedGroup(id: string, ids: string[]): Promise<PreparedGroup> {
+  return submit({ kind: 'group', id, ids }) as Promise<PreparedGroup>;
+}
+
+function submit(task: Task): Promise<Prepared> {
   const file = process.env[WORKER_ENV];
-  if (!file) return Promise.resolve(prepareResult(id));
+  if (!file) return Promise.resolve(runTask(task));
   pool ??= startPool(file);
   return new Promise((resolve, reject) => {
-    pool!.queue.push({ id, resolve, reject });
+    pool!.queue.push({ task, resolve, reject });
     dispatch();
   });
 }
@@ -36,7 +52,7 @@ function startPool(file: string): NonNullable<typeof pool> {
     const w = new Worker(file, { env: process.env });
     // The build's process must be free to exit when the pages are done.
     w.unref();
-    w.on('message', (msg: { ok: true; prepared: PreparedResult } | { ok: false; error: string }) => {
+    w.on('message', (msg: { ok: true; prepared: Prepared } | { ok: false; error: string }) => {
       const job = p.busy.get(w)!;
       p.busy.delete(w);
       p.idle.push(w);
@@ -62,6 +78,6 @@ function dispatch(): void {
     const w = p.idle.pop()!;
     const job = p.queue.shift()!;
     p.busy.set(w, job);
-    w.postMessage(job.id);
+    w.postMessage(job.task);
   }
 }

@@ -1,18 +1,20 @@
 import { getSiteResult } from '@redis-benchdb/db';
-import { database } from './data.js';
+import type { Comparison } from './compare.js';
+import { database, resultView } from './data.js';
 import type { EmbedTarget } from './embed.js';
+import { groupPage, memberName } from './group.js';
 import type { CellView, ResultView } from './model.js';
 import { toResultView } from './model.js';
 import { resultCharts } from './result-charts.js';
 import { resultEmbed, stageResultFiles } from './result-page.js';
-import { stagedSvgs } from './stage.js';
+import { type StagedSvg, stagedSvgs } from './stage.js';
 
 /** What a result page renders: the view without what only files need (raw JSON, histograms). */
 export interface PreparedResult {
   view: Omit<ResultView, 'raw' | 'cells'> & { cells: Omit<CellView, 'histogram'>[] };
   targets: EmbedTarget[];
   /** SVG files written, for the build to draw as PNGs. */
-  svgs: string[];
+  svgs: StagedSvg[];
 }
 
 /**
@@ -30,4 +32,20 @@ export function prepareResult(id: string): PreparedResult {
   const svgs = stagedSvgs().splice(before);
   const { raw: _raw, cells, ...rest } = r;
   return { view: { ...rest, cells: cells.map(({ histogram: _h, ...c }) => c) }, targets, svgs };
+}
+
+/** What a run group's page renders. */
+export interface PreparedGroup {
+  names: string[];
+  comparison: Comparison | null;
+  targets: EmbedTarget[];
+  svgs: StagedSvg[];
+}
+
+/** A run group's page work (its members' views, side-by-side charts, files): like prepareResult. */
+export function prepareGroup(groupId: string, ids: readonly string[]): PreparedGroup {
+  const members = ids.map(resultView);
+  const before = stagedSvgs().length;
+  const { comparison, targets } = groupPage(groupId, members);
+  return { names: members.map(memberName), comparison, targets, svgs: stagedSvgs().splice(before) };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -9,10 +10,18 @@ import { dirname, join } from 'node:path';
  */
 export const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
 
-/** The SVG files written in this build, for the integration to draw as PNGs (same process). */
+/**
+ * An SVG file written in this build, for the integration to draw as a PNG: its site path and a hash
+ * of its content, so the PNG cache is looked up without reading the file again.
+ */
+export interface StagedSvg {
+  rel: string;
+  sha256: string;
+}
+
 const KEY = '__redisBenchdbStagedSvgs';
-export function stagedSvgs(): string[] {
-  const g = globalThis as unknown as Record<string, string[]>;
+export function stagedSvgs(): StagedSvg[] {
+  const g = globalThis as unknown as Record<string, StagedSvg[]>;
   g[KEY] ??= [];
   return g[KEY];
 }
@@ -30,5 +39,6 @@ export function stageFile(sitePath: string, content: string): void {
     made.add(dir);
   }
   writeFileSync(file, content);
-  if (rel.endsWith('.svg')) stagedSvgs().push(rel);
+  if (rel.endsWith('.svg'))
+    stagedSvgs().push({ rel, sha256: createHash('sha256').update(content).digest('hex') });
 }

@@ -1,5 +1,6 @@
 import { type CompareInput, compareResults, formatRatio } from '../lib/compare';
 import type { IndexRow } from '../lib/filters';
+import { el, link } from './dom';
 
 /**
  * The compare page: ids from the URL (?r=a,b or ?r=a&r=b, full or 12-character prefixes), each
@@ -132,18 +133,4 @@ function render(out: HTMLElement, inputs: CompareInput[]): void {
     ),
   );
   out.replaceChildren(...parts);
-}
-
-function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...children);
-  return e;
-}
-
-function link(href: string, text: string): HTMLAnchorElement {
-  const a = document.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  return a;
 }

@@ -1,4 +1,5 @@
 import { FILTER_KEYS, filtersToSearch, type IndexRow, isActive, matches, parseFilters } from '../lib/filters';
+import { el, link } from './dom';
 
 const LIMIT = 500;
 
@@ -37,39 +38,27 @@ export async function initFilters(): Promise<void> {
 }
 
 function rowElement(r: IndexRow): HTMLTableRowElement {
-  const tr = document.createElement('tr');
-  tr.dataset.id = r.id;
-  const cell = (...children: (Node | string)[]) => {
-    const td = document.createElement('td');
-    td.append(...children);
-    tr.append(td);
-  };
-  const box = document.createElement('input');
-  box.type = 'checkbox';
-  box.name = 'r';
-  box.value = r.id.slice(0, 12);
-  box.setAttribute('aria-label', `compare ${box.value}`);
-  cell(box);
-  const a = document.createElement('a');
-  a.href = `/results/${r.id}/`;
-  const code = document.createElement('code');
-  code.textContent = r.id.slice(0, 12);
-  a.append(code);
-  const badges: (Node | string)[] = [a];
-  if (r.kind === 'imported') badges.push(' ', badge('imported', 'badge imported'));
-  else badges.push(' ', badge('signed', 'badge verified'));
+  const box = el('input', {
+    type: 'checkbox',
+    name: 'r',
+    value: r.id.slice(0, 12),
+    'aria-label': `compare ${r.id.slice(0, 12)}`,
+  });
+  const badges: (Node | string)[] = [link(`/results/${r.id}/`, el('code', {}, r.id.slice(0, 12)))];
+  if (r.kind === 'imported') badges.push(' ', el('span', { class: 'badge imported' }, 'imported'));
+  else badges.push(' ', el('span', { class: 'badge verified' }, 'signed'));
   if (r.warnings)
-    badges.push(' ', badge(`${r.warnings} warning${r.warnings === 1 ? '' : 's'}`, 'badge warn'));
-  cell(...badges);
-  cell([r.product, r.version].filter(Boolean).join(' ') || '—');
-  for (const v of [r.cpu, r.virt, r.allocator, r.link, r.profile]) cell(v ?? '—');
-  cell(r.receivedAt.slice(0, 10));
+    badges.push(
+      ' ',
+      el('span', { class: 'badge warn' }, `${r.warnings} warning${r.warnings === 1 ? '' : 's'}`),
+    );
+  const cells = [
+    [box],
+    badges,
+    [[r.product, r.version].filter(Boolean).join(' ') || '—'],
+    ...[r.cpu, r.virt, r.allocator, r.link, r.profile].map((v) => [v ?? '—']),
+    [r.receivedAt.slice(0, 10)],
+  ];
+  const tr = el('tr', { 'data-id': r.id }, ...cells.map((c) => el('td', {}, ...c))) as HTMLTableRowElement;
   return tr;
-}
-
-function badge(text: string, cls: string): HTMLSpanElement {
-  const s = document.createElement('span');
-  s.className = cls;
-  s.textContent = text;
-  return s;
 }

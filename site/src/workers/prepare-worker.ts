@@ -1,11 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { prepareResult } from '../lib/prepare.js';
+import { runTask, type Task } from '../lib/prepare-pool.js';
 
-// One result at a time: read, check the signature, draw the charts, write the files, send back
+// One page's work at a time: read, check the signature, draw the charts, write the files, send back
 // what the page renders. The main thread keeps rendering other pages meanwhile.
-parentPort!.on('message', (id: string) => {
+parentPort!.on('message', (task: Task) => {
   try {
-    parentPort!.postMessage({ ok: true, prepared: prepareResult(id) });
+    parentPort!.postMessage({ ok: true, prepared: runTask(task) });
   } catch (e) {
     parentPort!.postMessage({ ok: false, error: (e as Error).stack ?? String(e) });
   }
