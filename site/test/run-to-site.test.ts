@@ -75,3 +75,41 @@ it('a result stored by run is on the site built next, and run says how to open i
   expect(html).toMatch(/verified at build/);
   expect(readFileSync(join(out, 'data/index.json'), 'utf8')).toContain(id);
 }, 300_000);
+
+it('two launched servers make one run group, which the site shows side by side', () => {
+  const db = join(dir, 'group.sqlite');
+  const env = {
+    ...process.env,
+    REDIS_BENCHDB_DB: db,
+    REDIS_BENCHDB_CONFIG_DIR: join(dir, 'config'),
+    REDIS_BENCHDB_SERVER: '',
+  };
+  const run = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      '--server-bin',
+      'redis-server',
+      '--transport',
+      'tcp,unix',
+      '-t',
+      'get,set',
+      '-n',
+      '2000',
+      '-c',
+      '4',
+    ],
+    { env, encoding: 'utf8', timeout: 180_000 },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const group = /run group ([0-9a-f]{16})/.exec(run.stdout + run.stderr)?.[1];
+  expect(group, run.stdout + run.stderr).toBeDefined();
+  const out = join(dir, 'group-dist');
+  buildSite(db, out);
+  const html = readFileSync(join(out, 'groups', group!, 'index.html'), 'utf8');
+  expect(html).toMatch(/· tcp/);
+  expect(html).toMatch(/· unix/);
+  expect(html).toContain('compare-cells');
+  expect((html.match(/<svg[^>]*role="img"/g) ?? []).length).toBeGreaterThanOrEqual(2);
+}, 300_000);
