@@ -57,6 +57,8 @@ export default function artefacts() {
         const out = fileURLToPath(dir);
         const svgs = globalThis[SVGS] ?? [];
         delete process.env[STAGE_ENV];
+        // The bundle is this build's own (named by pid): the next build makes its own.
+        rmSync(process.env[WORKER_ENV], { force: true });
         delete process.env[WORKER_ENV];
         let t0 = performance.now();
         const { results, seconds } = await openData;
