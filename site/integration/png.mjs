@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 const FONT_CANDIDATES = [
@@ -12,7 +13,7 @@ const BATCH = 50;
 // Keyed by content, so it never goes stale; REDIS_BENCHDB_PNG_CACHE moves it (a cold build, or a CI cache).
 const DEFAULT_CACHE =
   process.env.REDIS_BENCHDB_PNG_CACHE ||
-  new URL('../node_modules/.cache/redis-benchdb-png/', import.meta.url).pathname;
+  fileURLToPath(new URL('../node_modules/.cache/redis-benchdb-png/', import.meta.url));
 
 /**
  * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,

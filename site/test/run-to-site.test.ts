@@ -48,20 +48,21 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('a result stored by run is on the site built next, and run says how to open it', () => {
-  expect(port).not.toBe(6379);
-  const db = join(dir, 'benchdb.sqlite');
+/** The built CLI with a database, signing key and submit target of this test's own. */
+function benchdb(db: string, args: string[]) {
   const env = {
     ...process.env,
     REDIS_BENCHDB_DB: db,
     REDIS_BENCHDB_CONFIG_DIR: join(dir, 'config'),
     REDIS_BENCHDB_SERVER: '',
   };
-  const run = spawnSync(
-    process.execPath,
-    [BIN, 'run', '-t', 'get,set', '-n', '2000', '-c', '4', '-p', String(port)],
-    { env, encoding: 'utf8', timeout: 120_000 },
-  );
+  return spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 180_000 });
+}
+
+it('a result stored by run is on the site built next, and run says how to open it', () => {
+  expect(port).not.toBe(6379);
+  const db = join(dir, 'benchdb.sqlite');
+  const run = benchdb(db, ['run', '-t', 'get,set', '-n', '2000', '-c', '4', '-p', String(port)]);
   expect(run.status, run.stderr).toBe(0);
   const id = /stored in .* as ([0-9a-f]{64})/.exec(run.stderr)?.[1];
   expect(id, run.stderr).toBeDefined();
@@ -78,30 +79,19 @@ it('a result stored by run is on the site built next, and run says how to open i
 
 it('two launched servers make one run group, which the site shows side by side', () => {
   const db = join(dir, 'group.sqlite');
-  const env = {
-    ...process.env,
-    REDIS_BENCHDB_DB: db,
-    REDIS_BENCHDB_CONFIG_DIR: join(dir, 'config'),
-    REDIS_BENCHDB_SERVER: '',
-  };
-  const run = spawnSync(
-    process.execPath,
-    [
-      BIN,
-      'run',
-      '--server-bin',
-      'redis-server',
-      '--transport',
-      'tcp,unix',
-      '-t',
-      'get,set',
-      '-n',
-      '2000',
-      '-c',
-      '4',
-    ],
-    { env, encoding: 'utf8', timeout: 180_000 },
-  );
+  const run = benchdb(db, [
+    'run',
+    '--server-bin',
+    'redis-server',
+    '--transport',
+    'tcp,unix',
+    '-t',
+    'get,set',
+    '-n',
+    '2000',
+    '-c',
+    '4',
+  ]);
   expect(run.status, run.stderr).toBe(0);
   const group = /run group ([0-9a-f]{16})/.exec(run.stdout + run.stderr)?.[1];
   expect(group, run.stdout + run.stderr).toBeDefined();

@@ -1,5 +1,6 @@
-import type { Chart } from './charts/render.js';
+import { type Chart, standaloneSvg } from './charts/render.js';
 import { escapeHtml } from './html.js';
+import { stageFile } from './stage.js';
 
 /** The public origin embeds point at. Set REDIS_BENCHDB_SITE_URL when publishing; local builds point at the preview server. */
 export function siteOrigin(): string {
@@ -55,4 +56,10 @@ ${t.chart.svg}
 <figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_top">${escapeHtml(t.source)}</a> · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_top">SVG</a></figcaption>
 </figure></body></html>
 `;
+}
+
+/** A chart's own files: the standalone SVG (title and source drawn in) and its iframe page. */
+export function stageEmbed(t: EmbedTarget): void {
+  stageFile(t.svgPath, standaloneSvg(t.chart, t.source));
+  stageFile(t.pagePath, embedPage(t));
 }

@@ -1,9 +1,9 @@
 import { cellsChart } from './charts/cells.js';
 import { latencyChart, latencyPoints } from './charts/latency.js';
-import { type Chart, standaloneSvg } from './charts/render.js';
+import type { Chart } from './charts/render.js';
 import { sweepChart } from './charts/sweep.js';
 import { type Comparison, compareResults, toCompareInput } from './compare.js';
-import { type EmbedTarget, embedPage } from './embed.js';
+import { type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { paths } from './routes.js';
@@ -71,8 +71,7 @@ export function groupPage(
       source,
       freshness: 'frozen: a run group never changes',
     };
-    stageFile(t.svgPath, standaloneSvg(chart, source));
-    stageFile(t.pagePath, embedPage(t));
+    stageEmbed(t);
     return t;
   });
   stageFile(

@@ -1,11 +1,10 @@
 import type { SiteCellRow } from '@redis-benchdb/db';
 import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
-import { type Chart, standaloneSvg } from './charts/render.js';
+import type { Chart } from './charts/render.js';
 import { bestBy, HEADLINE_SUITE, headlineCells } from './data.js';
-import { type EmbedTarget, embedPage } from './embed.js';
+import { type EmbedTarget, stageEmbed } from './embed.js';
 import { paths } from './routes.js';
-import { stageFile } from './stage.js';
 
 /**
  * Charts over "all results so far": they change when results arrive, so their embeds are offered
@@ -21,8 +20,7 @@ export function liveEmbed(chart: Chart, sourcePath: string, source: string): Emb
     source,
     freshness: 'live: follows new results at each build',
   };
-  stageFile(t.svgPath, standaloneSvg(chart, source));
-  stageFile(t.pagePath, embedPage(t));
+  stageEmbed(t);
   return t;
 }
 

@@ -1,7 +1,7 @@
 import type { Chart } from './charts/render.js';
-import { formatOps, standaloneSvg } from './charts/render.js';
+import { formatOps } from './charts/render.js';
 import { toCompareInput } from './compare.js';
-import { type EmbedTarget, embedPage } from './embed.js';
+import { type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { sourceLine } from './result-charts.js';
@@ -23,10 +23,7 @@ export function resultEmbed(r: ResultView, chart: Chart): EmbedTarget {
 
 /** Everything a result page puts beside itself: chart files, iframe pages, raw and compare JSON, OG card. */
 export function stageResultFiles(r: ResultView, targets: readonly EmbedTarget[]): void {
-  for (const t of targets) {
-    stageFile(t.svgPath, standaloneSvg(t.chart, t.source));
-    stageFile(t.pagePath, embedPage(t));
-  }
+  for (const t of targets) stageEmbed(t);
   stageFile(paths.resultRaw(r.id), r.raw);
   stageFile(paths.resultCompareJson(r.id), JSON.stringify(toCompareInput(r)));
   const get = r.cells.find((c) => c.label === 'GET');
