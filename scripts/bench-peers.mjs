@@ -141,8 +141,12 @@ async function runOurs(cell) {
   if (cells?.length !== 2) throw new Error(`redis-benchdb: want a JSON document with 2 cells, got:\n${out}`);
   const bad = cells.find((c) => c.error || c.incomplete);
   if (bad) throw new Error(`redis-benchdb: ${bad.test} ${cell.name} failed: ${bad.error ?? 'incomplete'}`);
-  // Keep the whole cell for --json, minus the encoded histograms, which are long and not figures.
-  return cells.map(({ histogram: _h, responseHistogram: _r, ...c }) => c);
+  // Keep the whole cell for --json, minus the encoded histograms and per-trial copies, which are
+  // long and not figures. A run of one trial has opsPerSec.median equal to that trial's figure.
+  return cells.map(({ histogram: _h, responseHistogram: _r, trials: _t, ...c }) => ({
+    ...c,
+    opsPerSec: c.opsPerSec.median,
+  }));
 }
 
 function run(tool, bin, argv) {
