@@ -12,11 +12,19 @@
 // request where its key's slot is, and keeps P in flight per socket: it runs with -c 50. Both run
 // --threads 1 unless told (redis-benchmark's own default in cluster mode is a thread per primary).
 
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  benchSession,
+  describeMachine,
+  flushAll,
+  fmt,
+  markdownTable,
+  median,
+  positiveFlag,
+  refuseProductionPort,
+} from './lib/bench.mjs';
+import { redisBenchdbPeer } from './lib/redis-benchdb.mjs';
+import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
 
 const { startLocalCluster } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
 
@@ -29,46 +37,42 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
   },
 });
-function positive(name) {
-  const v = Number(args[name]);
-  if (v > 0) return v;
-  console.error(`bench-cluster: --${name} must be a positive number, got ${args[name]}`);
-  process.exit(2);
-}
-const rounds = Math.round(positive('rounds'));
-const primaries = Math.round(positive('primaries'));
-const scale = positive('scale');
-const threads = Math.round(positive('threads'));
+const rounds = Math.round(positiveFlag('bench-cluster', args, 'rounds'));
+const primaries = Math.round(positiveFlag('bench-cluster', args, 'primaries'));
+const scale = positiveFlag('bench-cluster', args, 'scale');
+const threads = Math.round(positiveFlag('bench-cluster', args, 'threads'));
 const requestsFor = (p) => Math.max(1000, Math.round((p === 1 ? 100_000 : 500_000) * scale));
-const CLI = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
-const COMMON = `-t set,get -d 256 -r 100000 --threads ${threads}`;
 const CELLS = [
   { name: 'P1 batch', pipeline: 1, mode: 'batch' },
   { name: 'P16 batch', pipeline: 16, mode: 'batch' },
   { name: 'P16 window', pipeline: 16, mode: 'window' },
 ];
-const log = (msg) => process.stderr.write(`[bench-cluster] ${msg}\n`);
-const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
-let cluster = null;
-let child = null;
-let stopping = null;
-function shutdown(code, why) {
-  if (stopping) return stopping;
-  if (why) console.error(`bench-cluster: ${why}`);
-  child?.kill('SIGKILL');
-  stopping = (cluster?.stop() ?? Promise.resolve()).catch(() => {}).then(() => process.exit(code));
-  return stopping;
-}
-process.on('SIGINT', () => shutdown(130, 'interrupted: stopping the cluster'));
+const session = benchSession('bench-cluster', { what: 'cluster' });
+const { log } = session;
+const redisBenchmark = redisBenchmarkPeer(session.run);
+const redisBenchdb = redisBenchdbPeer(session.run);
 
-try {
-  cluster = await startLocalCluster({ primaries });
+await session.main(async () => {
+  const cluster = session.own(await startLocalCluster({ primaries }));
   // startLocalCluster picks free ports; never the production server.
-  if (cluster.nodes.some((n) => n.port === 6379)) throw new Error('refusing to load port 6379');
+  refuseProductionPort(cluster.nodes.map((n) => n.port));
   const seed = cluster.nodes[0].port;
   const machine = describeMachine(cluster.nodes[0].server.version);
   log(`${primaries} primaries on 127.0.0.1:${cluster.nodes.map((n) => n.port).join(',')}; not pinned`);
+  // The same load on every primary: 50 sockets each (see the top of this file).
+  const workload = (pipeline, mode, connections) => ({
+    target: { host: '127.0.0.1', port: seed },
+    cluster: true,
+    tests: ['set', 'get'],
+    connections,
+    valueSize: 256,
+    keyspaceSize: 100_000,
+    threads,
+    requests: requestsFor(pipeline),
+    pipelineDepth: pipeline,
+    pipelineMode: mode,
+  });
   const perRound = [];
   for (let round = 1; round <= rounds; round++) {
     const runs = { round, redisBenchmark: {}, redisBenchdb: {} };
@@ -76,7 +80,11 @@ try {
       const ours = CELLS.filter((c) => c.pipeline === pipeline);
       for (const cell of round % 2 === 1 ? [null, ...ours] : [...ours, null]) {
         const key = cell ? cell.name : `P${pipeline} batch`;
-        const result = cell ? await runOurs(seed, cell) : await runRedisBenchmark(seed, pipeline);
+        // The cluster is this script's own; emptying its primaries gives both tools the same start.
+        await Promise.all(cluster.primaries.map((n) => flushAll(n.port)));
+        const result = cell
+          ? await redisBenchdb(workload(pipeline, cell.mode, 50))
+          : await redisBenchmark(workload(pipeline, 'batch', 50 * primaries));
         (cell ? runs.redisBenchdb : runs.redisBenchmark)[key] = result;
         log(
           `round ${round}/${rounds} ${cell ? 'redis-benchdb' : 'redis-benchmark'} ${key}: ${result.map((r) => `${r.test} ${fmt(r.opsPerSec)} ops/s`).join(', ')}`,
@@ -88,83 +96,7 @@ try {
   const rows = summarize(perRound);
   if (args.json) console.log(JSON.stringify({ machine, rounds, primaries, scale, rows, perRound }, null, 2));
   else printTable(machine, rows);
-  await shutdown(0);
-} catch (err) {
-  if (!stopping) console.error(`bench-cluster: ${err.message}`);
-  await shutdown(1);
-}
-
-async function runRedisBenchmark(port, pipeline) {
-  await flushAll();
-  const argv = `--cluster -h 127.0.0.1 -p ${port} ${COMMON} -c ${50 * primaries} -n ${requestsFor(pipeline)} -P ${pipeline} --csv`;
-  const out = await run('redis-benchmark', 'redis-benchmark', argv.split(' '));
-  const [header, ...lines] = out.split('\n').filter((l) => l.startsWith('"'));
-  const names = JSON.parse(`[${header}]`);
-  const rows = lines.map((l) => Object.fromEntries(JSON.parse(`[${l}]`).map((v, i) => [names[i], v])));
-  if (rows.length !== 2) throw new Error(`redis-benchmark: expected SET and GET rows, got:\n${out}`);
-  return rows.map((r) => ({
-    test: r.test,
-    opsPerSec: Number(r.rps),
-    latencyUs: { p50Us: r.p50_latency_ms * 1000, p99Us: r.p99_latency_ms * 1000 },
-  }));
-}
-
-async function runOurs(port, cell) {
-  await flushAll();
-  const flags = `-n ${requestsFor(cell.pipeline)} -P ${cell.pipeline} --pipeline-mode ${cell.mode} --json --no-store`;
-  const out = await run('redis-benchdb', process.execPath, [
-    CLI,
-    ...`run --cluster -h 127.0.0.1 -p ${port} ${COMMON} -c 50 ${flags}`.split(' '),
-  ]);
-  const cells = JSON.parse(out).cells;
-  const bad = cells.find((c) => c.error || c.incomplete || Object.keys(c.errors).length > 0);
-  if (bad)
-    throw new Error(
-      `redis-benchdb: ${bad.test} ${cell.name} failed: ${bad.error ?? JSON.stringify(bad.errors)}`,
-    );
-  // One trial: its ops/s is the cell's median; histograms are long and not figures.
-  return cells.map(({ histogram: _h, responseHistogram: _r, trials: _t, ...c }) => ({
-    ...c,
-    opsPerSec: c.opsPerSec.median,
-  }));
-}
-
-function run(tool, bin, argv) {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child = spawn(bin, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', (e) => reject(new Error(`${tool} could not start: ${e.message}`)));
-    child.once('close', (code, signal) => {
-      child = null;
-      if (code === 0) return resolve(stdout);
-      reject(
-        new Error(
-          `${tool} failed (${signal ?? `exit code ${code}`}): ${bin} ${argv.join(' ')}\n${stderr.trim()}`,
-        ),
-      );
-    });
-  });
-}
-
-// The cluster is this script's own; emptying its primaries gives both tools the same start.
-function flushAll() {
-  return Promise.all(
-    cluster.primaries.map(
-      (n) =>
-        new Promise((resolve, reject) => {
-          const sock = net.connect(n.port, '127.0.0.1', () => sock.write('*1\r\n$8\r\nFLUSHALL\r\n'));
-          sock.once('data', (d) => {
-            sock.destroy();
-            String(d).startsWith('+OK') ? resolve() : reject(new Error(`FLUSHALL: ${d}`));
-          });
-          sock.once('error', reject);
-        }),
-    ),
-  );
-}
+});
 
 function summarize(perRound) {
   return CELLS.flatMap((cell) =>
@@ -213,24 +145,6 @@ function printTable(m, rows) {
     r.clientElu.toFixed(2),
     r.crossCheckMatches,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cols) =>
-    `| ${cols.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  console.log(line(head));
-  console.log(line(widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`))));
-  for (const b of body) console.log(line(b));
+  console.log(markdownTable(head, body));
   console.log('\nWindow cells are compared with redis-benchmark P16 batch (it has no window mode).');
-}
-
-function describeMachine(redisServer) {
-  const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1].trim() ?? 'unknown';
-  const nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
-  const redisBenchmark = execFileSync('redis-benchmark', ['--version'], { encoding: 'utf8' }).trim();
-  return { cpu, nproc, redisServer, redisBenchmark, node: process.version };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

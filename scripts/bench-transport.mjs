@@ -8,16 +8,22 @@
 // a unix socket in its temp dir; every round runs each tool over both links, alternating which link
 // goes first, and the summary is the median of per-round unix/tcp ratios.
 
-import { execFileSync, spawn } from 'node:child_process';
-import net from 'node:net';
-import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  benchSession,
+  describeMachine,
+  flushAll,
+  fmt,
+  markdownTable,
+  median,
+  pinServer,
+  positiveFlag,
+  refuseProductionPort,
+} from './lib/bench.mjs';
+import { redisBenchdbPeer } from './lib/redis-benchdb.mjs';
+import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
 
-const { startServer, pinProcess } = await import(
-  new URL('../packages/engine/dist/index.js', import.meta.url)
-);
-const CLI = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
+const { startServer } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
@@ -29,42 +35,31 @@ const { values: args } = parseArgs({
   },
   allowNegative: true,
 });
-const positive = (name) => {
-  const v = Number(args[name]);
-  if (v > 0) return v;
-  console.error(`bench-transport: --${name} must be a positive number, got ${args[name]}`);
-  process.exit(2);
-};
-const rounds = Math.round(positive('rounds'));
-const scale = positive('scale');
-const fixed = args.requests === undefined ? null : positive('requests');
+const rounds = Math.round(positiveFlag('bench-transport', args, 'rounds'));
+const scale = positiveFlag('bench-transport', args, 'scale');
+const fixed = args.requests === undefined ? null : positiveFlag('bench-transport', args, 'requests');
 const requestsFor = (p) => Math.max(1000, Math.round((fixed ?? (p === 1 ? 200_000 : 1_000_000)) * scale));
-const COMMON = ['-t', 'set,get', '-c', '50', '-d', '256', '-r', '100000'];
-const log = (m) => process.stderr.write(`[bench-transport] ${m}\n`);
-const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
-let server = null;
-let child = null;
-let toolCpus = null;
-const stop = async (code, why) => {
-  if (why) console.error(`bench-transport: ${why}`);
-  child?.kill('SIGKILL');
-  await server?.stop().catch(() => {});
-  process.exit(code);
+const session = benchSession('bench-transport');
+const { log } = session;
+const peers = {
+  'redis-benchmark': redisBenchmarkPeer(session.run),
+  'redis-benchdb': redisBenchdbPeer(session.run),
 };
-process.on('SIGINT', () => stop(130, 'interrupted: stopping the server'));
 
-try {
-  server = await startServer({ unixSocketInDir: true });
-  if (server.port === 6379) throw new Error('refusing to load port 6379');
-  const n = os.cpus().length;
+await session.main(async () => {
+  const server = session.own(await startServer({ unixSocketInDir: true }));
+  refuseProductionPort([server.port]);
   // The server on the last CPU, the tools on the others: the scheduler cannot put both on one core.
-  if (args.pin && n >= 2) {
-    const pin = await pinProcess(server.pid, String(n - 1));
-    if (pin.applied) toolCpus = n === 2 ? '0' : `0-${n - 2}`;
-    else log(`not pinned: ${pin.error}`);
+  let pinned = 'no';
+  if (args.pin) {
+    const pin = await pinServer(server.pid);
+    if (pin.server) {
+      session.pinTools(pin.tools);
+      pinned = `redis-server on CPU ${pin.server}, each tool on CPU ${pin.tools}`;
+    } else log(`not pinned: ${pin.why}`);
   }
-  const links = { tcp: ['-h', '127.0.0.1', '-p', String(server.port)], unix: ['-s', server.unixSocket] };
+  const links = { tcp: { host: '127.0.0.1', port: server.port }, unix: { socket: server.unixSocket } };
   log(`redis-server ${server.version}: 127.0.0.1:${server.port} and ${server.unixSocket}`);
 
   const perRound = [];
@@ -74,11 +69,18 @@ try {
     for (const pipeline of [1, 16])
       for (const tool of ['redis-benchmark', 'redis-benchdb'])
         for (const link of order) {
-          await flushAll();
-          const ops =
-            tool === 'redis-benchmark'
-              ? await redisBenchmark(links[link], pipeline)
-              : await ours(links[link], pipeline);
+          // This script's own throwaway server: emptying it gives every run the same starting state.
+          await flushAll(server.port);
+          const rows = await peers[tool]({
+            target: links[link],
+            tests: ['set', 'get'],
+            connections: 50,
+            valueSize: 256,
+            keyspaceSize: 100_000,
+            requests: requestsFor(pipeline),
+            pipelineDepth: pipeline,
+          });
+          const ops = Object.fromEntries(rows.map((row) => [row.test, row.opsPerSec]));
           for (const [test, v] of Object.entries(ops)) r[`${tool} ${test} P${pipeline} ${link}`] = v;
           log(
             `round ${round}/${rounds} ${tool} P${pipeline} ${link}: SET ${fmt(ops.SET)}, GET ${fmt(ops.GET)} ops/s`,
@@ -102,14 +104,7 @@ try {
           max: Math.max(...ratios),
         });
       }
-  const machine = {
-    cpu: os.cpus()[0]?.model.trim(),
-    nproc: os.cpus().length,
-    redisServer: server.version,
-    redisBenchmark: execFileSync('redis-benchmark', ['--version'], { encoding: 'utf8' }).trim(),
-    node: process.version,
-    pinned: toolCpus ? `redis-server on CPU ${os.cpus().length - 1}, each tool on CPU ${toolCpus}` : 'no',
-  };
+  const machine = { ...describeMachine(server.version), pinned };
   if (args.json)
     console.log(
       JSON.stringify(
@@ -119,77 +114,7 @@ try {
       ),
     );
   else printTable(machine, rows);
-  await stop(0);
-} catch (err) {
-  await stop(1, err.message);
-}
-
-async function redisBenchmark(link, pipeline) {
-  const out = await run('redis-benchmark', [
-    ...link,
-    ...COMMON,
-    '-n',
-    String(requestsFor(pipeline)),
-    '-P',
-    String(pipeline),
-    '--csv',
-  ]);
-  const rows = out.split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"'));
-  const ops = Object.fromEntries(
-    rows.map((l) => JSON.parse(`[${l}]`)).map(([test, rps]) => [test, Number(rps)]),
-  );
-  if (!ops.SET || !ops.GET) throw new Error(`redis-benchmark: expected SET and GET rows, got:\n${out}`);
-  return ops;
-}
-
-async function ours(link, pipeline) {
-  const argv = [
-    CLI,
-    'run',
-    ...link,
-    ...COMMON,
-    '-n',
-    String(requestsFor(pipeline)),
-    '-P',
-    String(pipeline),
-    '--json',
-    '--no-store',
-  ];
-  const cells = JSON.parse(await run(process.execPath, argv)).cells;
-  const bad = cells.find((c) => c.incomplete || c.error);
-  if (bad) throw new Error(`redis-benchdb ${bad.label}: ${bad.error ?? 'incomplete'}`);
-  return Object.fromEntries(cells.map((c) => [c.test, c.opsPerSec.median]));
-}
-
-function run(bin, argv) {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    const [cmd, cmdArgs] = toolCpus ? ['taskset', ['-c', toolCpus, bin, ...argv]] : [bin, argv];
-    child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', (e) => reject(new Error(`${bin} could not start: ${e.message}`)));
-    child.once('close', (code, signal) => {
-      child = null;
-      if (code === 0) resolve(stdout);
-      else
-        reject(new Error(`${bin} ${argv.join(' ')} failed (${signal ?? `exit ${code}`}):\n${stderr.trim()}`));
-    });
-  });
-}
-
-// This script's own throwaway server: emptying it gives every run the same starting state.
-function flushAll() {
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(server.port, '127.0.0.1', () => sock.write('*1\r\n$8\r\nFLUSHALL\r\n'));
-    sock.once('data', (d) => {
-      sock.destroy();
-      String(d).startsWith('+OK') ? resolve() : reject(new Error(`FLUSHALL: ${d}`));
-    });
-    sock.once('error', reject);
-  });
-}
+});
 
 function printTable(m, rows) {
   console.log(
@@ -207,16 +132,5 @@ function printTable(m, rows) {
     fmt(r.unixOps),
     ...[r.ratio, r.min, r.max].map((x) => x.toFixed(2)),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cols) =>
-    `| ${cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  console.log(line(head));
-  console.log(line(widths.map((w, i) => (i < 2 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`))));
-  for (const b of body) console.log(line(b));
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  console.log(markdownTable(head, body, 2));
 }
