@@ -1,0 +1,139 @@
+// Smoke runs of the bench scripts at a tiny scale: one round each, on their own throwaway servers
+// (free loopback ports, never 6379). They check that every figure came through as a finite number,
+// not what the figures are: that is what a full run on a quiet machine is for.
+
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let home: string;
+
+beforeAll(() => {
+  // The scripts import the built packages (`pnpm -s build`, which `pnpm test` runs first).
+  for (const f of ['packages/engine/dist/index.js', 'packages/cli/dist/bin.js'])
+    if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build first with pnpm -s build`);
+  home = mkdtempSync(join(tmpdir(), 'rbdb-bench-scripts-'));
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runScript(script: string, args: string[]): Promise<ScriptRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, 'scripts', script), ...args],
+      {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+        // SIGINT, not SIGTERM: the scripts stop their servers on SIGINT.
+        timeout: 50_000,
+        killSignal: 'SIGINT',
+        env: {
+          ...process.env,
+          // redis-benchdb's signing key and local database: a temp dir, never the user's.
+          REDIS_BENCHDB_CONFIG_DIR: join(home, 'config'),
+          XDG_CONFIG_HOME: join(home, 'xdg-config'),
+          REDIS_BENCHDB_DB: join(home, 'data', 'benchdb.sqlite'),
+          XDG_DATA_HOME: join(home, 'xdg-data'),
+          REDIS_BENCHDB_SERVER: '',
+        },
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr: err?.signal ? `${stderr}\n(killed by ${err.signal})` : stderr });
+      },
+    );
+  });
+}
+
+/** The script's --json document, or a failure that shows what it printed. */
+async function runJson(script: string, args: string[]) {
+  const r = await runScript(script, [...args, '--json']);
+  expect(r.code, `${script} ${args.join(' ')}\n--- stderr ---\n${r.stderr}`).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/** Each named field of each row must pass `ok` (JSON writes NaN as null, so NaN fails too). */
+function expectFigures(rows: Record<string, unknown>[], fields: string[], ok = positive) {
+  const bad = rows.flatMap((row) =>
+    fields
+      .filter((f) => !ok(row[f]))
+      .map((f) => `${[row.tool, row.cell].filter(Boolean).join(' ')}: ${f} is ${JSON.stringify(row[f])}`),
+  );
+  expect(bad).toEqual([]);
+}
+
+/** Nothing listens on this port any more: the script stopped its server. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(false);
+    });
+    sock.once('error', () => resolve(true));
+  });
+}
+
+describe('bench scripts at a tiny scale', () => {
+  it('bench-peers: both tools, every cell, finite ratios and a cross-check', async () => {
+    const r = await runScript('bench-peers.mjs', ['--rounds', '1', '--scale', '0.02', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.requests).toEqual({ P1: 4000, P16: 20000 });
+    expect(doc.rows.map((row: { cell: string }) => row.cell)).toEqual(
+      ['P1 batch', 'P16 batch', 'P16 window'].flatMap((c) => [`SET ${c}`, `GET ${c}`]),
+    );
+    expectFigures(doc.rows, ['redisBenchmarkOps', 'redisBenchdbOps', 'ratio', 'minRatio', 'maxRatio']);
+    expectFigures(doc.rows, [
+      'redisBenchdbP50Us',
+      'redisBenchdbP99Us',
+      'redisBenchmarkP50Us',
+      'redisBenchmarkP99Us',
+    ]);
+    expectFigures(doc.rows, ['serverMainThreadCpuShare'], finite);
+    expectFigures(
+      doc.rows.filter((row: { cell: string }) => row.cell.endsWith('window')),
+      ['ratioVsP16Batch', 'ratioVsP1Batch'],
+    );
+    for (const row of doc.rows) {
+      // Its own server, no other client: the server counted what redis-benchdb says it sent.
+      expect([row.cell, row.crossCheckMatches]).toEqual([row.cell, '1/1']);
+      expect(row.limitedBy).toMatch(/^(server|client|neither|unknown) \(1\/1\)$/);
+    }
+    for (const run of Object.values(doc.perRound[0].redisBenchdb).flat() as { opsPerSec: unknown }[])
+      expect(positive(run.opsPerSec)).toBe(true);
+    const port = Number(/on 127\.0\.0\.1:(\d+);/.exec(r.stderr)?.[1]);
+    expect(await refused(port)).toBe(true);
+  });
+
+  it('bench-transport: both tools over TCP and the unix socket, finite ratios', async () => {
+    const doc = await runJson('bench-transport.mjs', ['--rounds', '1', '--scale', '0.005']);
+    expect(doc.rows).toHaveLength(8);
+    expectFigures(doc.rows, ['tcpOps', 'unixOps', 'ratio', 'min', 'max']);
+    expect(new Set(doc.rows.map((row: { tool: string }) => row.tool))).toEqual(
+      new Set(['redis-benchdb', 'redis-benchmark']),
+    );
+  });
+
+  it('bench-cluster: both tools in cluster mode on 3 primaries, finite ratios and a cross-check', async () => {
+    const doc = await runJson('bench-cluster.mjs', ['--rounds', '1', '--scale', '0.01']);
+    expect(doc.rows).toHaveLength(6);
+    expectFigures(doc.rows, ['redisBenchmarkOps', 'redisBenchdbOps', 'ratio', 'minRatio', 'maxRatio']);
+    expectFigures(doc.rows, ['redisBenchdbP50Us', 'redisBenchmarkP50Us']);
+    expectFigures(doc.rows, ['busiestPrimaryCpu', 'clientElu'], finite);
+    for (const row of doc.rows) expect([row.cell, row.crossCheckMatches]).toEqual([row.cell, '1/1']);
+  });
+});
