@@ -1,5 +1,5 @@
 // redis-benchdb against its peer redis-benchmark, side by side on one throwaway redis-server.
-//   pnpm bench:peers [--rounds 5] [--requests N] [--scale X] [--json] [--cli PATH]
+//   pnpm bench:peers [--rounds 5] [--requests N] [--scale X] [--json] [--no-pin] [--cli PATH]
 // Cells: SET and GET, 256-byte values, 100,000 keys, 50 connections, at pipeline 1 (batch),
 // pipeline 16 (batch, as redis-benchmark -P) and redis-benchdb's window mode at pipeline 16.
 // Requests per run: 200,000 at P1 and 1,000,000 at P16 (or --requests N for all), times --scale.
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     // Lets the parsing be tested against a stand-in while the real CLI is being written.
     cli: { type: 'string', default: CLI },
   },
+  allowNegative: true,
 });
 const rounds = positiveFlag('bench-peers', args, 'rounds', { integer: true });
 const scale = positiveFlag('bench-peers', args, 'scale');
@@ -58,7 +59,7 @@ let pinning = null;
 await session.main(async () => {
   const server = session.own(await startServer());
   refuseProductionPort([server.port]);
-  const pin = args.pin ? await pinServer(server.pid) : { server: null, why: 'not asked' };
+  const pin = args.pin ? await pinServer(server.pid) : { server: null, why: '--no-pin' };
   if (pin.server) {
     pinning = pin;
     session.pinTools(pin.tools);
