@@ -53,7 +53,7 @@ const CELLS = [
 const session = benchSession('bench-peers');
 const { log } = session;
 const redisBenchmark = redisBenchmarkPeer(session.run);
-const redisBenchdb = redisBenchdbPeer(session.run, { cli: args.cli, store: true });
+const redisBenchdb = redisBenchdbPeer(session.run, { cli: args.cli });
 let pinning = null;
 
 await session.main(async () => {
