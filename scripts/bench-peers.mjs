@@ -1,14 +1,21 @@
 // redis-benchdb against its peer redis-benchmark, side by side on one throwaway redis-server.
 //   pnpm bench:peers [--rounds 5] [--requests N] [--scale X] [--json] [--no-pin] [--cli PATH]
+//                    [--memtier PATH]
 // Cells: SET and GET, 256-byte values, 100,000 keys, 50 connections, at pipeline 1 (batch),
 // pipeline 16 (batch, as redis-benchmark -P) and redis-benchdb's window mode at pipeline 16.
 // Requests per run: 200,000 at P1 and 1,000,000 at P16 (or --requests N for all), times --scale.
 // Each round runs both tools on identical cells, one at a time, alternating which goes first, and
 // the summary reports medians of per-round ratios so that drift between rounds cancels out.
+// Besides each tool's own ops/s, the server's count of SETs and GETs is sampled during every run
+// (INFO commandstats every 50 ms), and its rate over the middle 60% of the run is the same yardstick
+// for every tool: how hard the tool drove the server once both were going.
+// With --memtier PATH, memtier_benchmark (the C tool with a sliding window, built by the user:
+// Debian has no package) runs too, at P1 and in its window mode at P16.
 
 import { parseArgs } from 'node:util';
 import {
   benchSession,
+  commandRateSampler,
   describeMachine,
   flushAll,
   fmt,
@@ -17,7 +24,9 @@ import {
   pinServer,
   positiveFlag,
   refuseProductionPort,
+  steadyRate,
 } from './lib/bench.mjs';
+import { memtierPeer } from './lib/memtier.mjs';
 import { CLI, redisBenchdbPeer } from './lib/redis-benchdb.mjs';
 import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
 
@@ -34,6 +43,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     // Lets the parsing be tested against a stand-in while the real CLI is being written.
     cli: { type: 'string', default: CLI },
+    memtier: { type: 'string' },
   },
   allowNegative: true,
 });
@@ -44,6 +54,7 @@ const fixedRequests =
 const requestsFor = (p) =>
   Math.max(1000, Math.round((fixedRequests ?? (p === 1 ? 200_000 : 1_000_000)) * scale));
 
+const TOOL_NAMES = { redisBenchmark: 'redis-benchmark', redisBenchdb: 'redis-benchdb', memtier: 'memtier' };
 const CELLS = [
   { name: 'P1 batch', pipeline: 1, mode: 'batch' },
   { name: 'P16 batch', pipeline: 16, mode: 'batch' },
@@ -54,6 +65,7 @@ const session = benchSession('bench-peers');
 const { log } = session;
 const redisBenchmark = redisBenchmarkPeer(session.run);
 const redisBenchdb = redisBenchdbPeer(session.run, { cli: args.cli });
+const memtier = args.memtier ? memtierPeer(session.run, { bin: args.memtier }) : null;
 let pinning = null;
 
 await session.main(async () => {
@@ -87,33 +99,117 @@ await session.main(async () => {
     pipelineMode: mode,
   });
 
+  // One tool's run of one cell, from an empty database, with the server's own count beside it.
+  const measure = async (peer, w) => {
+    await flushAll(server.port);
+    const sampler = commandRateSampler(server.port);
+    let samples = [];
+    let rows;
+    try {
+      rows = await peer(w);
+    } finally {
+      samples = sampler.stop();
+    }
+    return rows.map((r) => ({ ...r, serverOpsPerSec: steadyRate(samples, r.test.toLowerCase()) }));
+  };
+
   const perRound = [];
   for (let round = 1; round <= rounds; round++) {
-    const runs = { round, redisBenchmark: {}, redisBenchdb: {} };
-    // Odd rounds start with redis-benchmark, even rounds with redis-benchdb, so that neither tool
-    // always gets the warmer (or cooler) machine. null stands for redis-benchmark.
+    const runs = { round, redisBenchmark: {}, redisBenchdb: {}, ...(memtier ? { memtier: {} } : {}) };
     for (const pipeline of [1, 16]) {
-      const ours = CELLS.filter((c) => c.pipeline === pipeline);
-      for (const cell of round % 2 === 1 ? [null, ...ours] : [...ours, null]) {
-        const key = cell ? cell.name : `P${pipeline} batch`;
-        // Both tools see the same environment and the same starting state: an empty database.
-        await flushAll(server.port);
-        const result = cell
-          ? await redisBenchdb(workload(pipeline, cell.mode))
-          : await redisBenchmark(workload(pipeline, 'batch'));
-        (cell ? runs.redisBenchdb : runs.redisBenchmark)[key] = result;
+      // Every tool runs each cell once a round, one at a time, in an order that turns around
+      // every round, so that no tool always gets the warmer (or cooler) machine.
+      const jobs = [
+        { tool: 'redisBenchmark', name: `P${pipeline} batch`, peer: redisBenchmark, mode: 'batch' },
+        ...CELLS.filter((c) => c.pipeline === pipeline).map((c) => ({
+          tool: 'redisBenchdb',
+          name: c.name,
+          peer: redisBenchdb,
+          mode: c.mode,
+        })),
+        // memtier pipelines with a window; at depth 1 that is the same as a batch of one.
+        ...(memtier ? [{ tool: 'memtier', name: `P${pipeline} window`, peer: memtier, mode: 'window' }] : []),
+      ];
+      for (const job of round % 2 === 1 ? jobs : jobs.reverse()) {
+        const result = await measure(job.peer, workload(pipeline, job.mode));
+        runs[job.tool][job.name] = result;
         const figures = result.map((r) => `${r.test} ${fmt(r.opsPerSec)} ops/s`).join(', ');
-        log(`round ${round}/${rounds} ${cell ? 'redis-benchdb' : 'redis-benchmark'} ${key}: ${figures}`);
+        log(`round ${round}/${rounds} ${TOOL_NAMES[job.tool]} ${job.name}: ${figures}`);
       }
     }
     perRound.push(runs);
   }
 
   const rows = summarize(perRound);
+  const memtierRows = memtier ? summarizeMemtier(perRound) : null;
   const requests = { P1: requestsFor(1), P16: requestsFor(16) };
-  if (args.json) console.log(JSON.stringify({ machine, rounds, scale, requests, rows, perRound }, null, 2));
-  else printTable(machine, rows);
+  if (args.json)
+    console.log(JSON.stringify({ machine, rounds, scale, requests, rows, memtierRows, perRound }, null, 2));
+  else {
+    printTable(machine, rows);
+    if (memtierRows) printMemtierTable(memtierRows);
+  }
 });
+
+/** Per-round ratios a/b of two tools' rows, by their own figures and by the server's count. */
+function ratiosOf(as, bs) {
+  const own = as.map((a, i) => a.opsPerSec / bs[i].opsPerSec);
+  const server = as
+    .map((a, i) =>
+      a.serverOpsPerSec && bs[i].serverOpsPerSec ? a.serverOpsPerSec / bs[i].serverOpsPerSec : null,
+    )
+    .filter((v) => v !== null);
+  return {
+    ratio: median(own),
+    min: Math.min(...own),
+    max: Math.max(...own),
+    serverRatio: server.length ? median(server) : null,
+  };
+}
+
+// memtier against redis-benchmark (the issue's claim: a sliding window at P16 beats a batch of 16),
+// and redis-benchdb's window mode against memtier's, the like-for-like pair.
+function summarizeMemtier(perRound) {
+  return [1, 16].flatMap((pipeline) =>
+    ['SET', 'GET'].map((test) => {
+      const pick = (runs, key) => runs[key].find((r) => r.test === test);
+      const mt = perRound.map((r) => pick(r.memtier, `P${pipeline} window`));
+      const rb = perRound.map((r) => pick(r.redisBenchmark, `P${pipeline} batch`));
+      const ours = perRound.map((r) => pick(r.redisBenchdb, pipeline === 1 ? 'P1 batch' : 'P16 window'));
+      const hits = mt.map((m) => m.hitRatio).filter((h) => h !== null);
+      return {
+        cell: `${test} P${pipeline}`,
+        memtierOps: median(mt.map((m) => m.opsPerSec)),
+        redisBenchmarkOps: median(rb.map((m) => m.opsPerSec)),
+        redisBenchdbOps: median(ours.map((m) => m.opsPerSec)),
+        memtierVsRedisBenchmark: ratiosOf(mt, rb),
+        redisBenchdbVsMemtier: ratiosOf(ours, mt),
+        memtierHitRatio: hits.length ? Math.min(...hits) : null,
+      };
+    }),
+  );
+}
+
+function printMemtierTable(rows) {
+  console.log('\nmemtier_benchmark (sliding window; --distinct-client-seed), median of per-round ratios:\n');
+  const r3 = (x) => (x === null ? 'n/a' : x.toFixed(3));
+  const head = [
+    ...['cell', 'memtier ops/s', 'memtier / redis-benchmark', 'by server count'],
+    ...['redis-benchdb window / memtier', 'by server count', 'memtier GET hits'],
+  ];
+  const body = rows.map((r) => [
+    ...[
+      r.cell,
+      fmt(r.memtierOps),
+      r3(r.memtierVsRedisBenchmark.ratio),
+      r3(r.memtierVsRedisBenchmark.serverRatio),
+    ],
+    ...[r3(r.redisBenchdbVsMemtier.ratio), r3(r.redisBenchdbVsMemtier.serverRatio)],
+    r.memtierHitRatio === null ? '-' : r.memtierHitRatio.toFixed(3),
+  ]);
+  console.log(markdownTable(head, body));
+  console.log('At P1 redis-benchdb runs in batch mode (a window of one is a batch of one).');
+}
 
 function summarize(perRound) {
   return CELLS.flatMap((cell) =>
@@ -124,6 +220,13 @@ function summarize(perRound) {
       const theirs = perRound.map((r) => pick(r.redisBenchmark, `P${cell.pipeline} batch`));
       const ratios = ours.map((o, i) => o.opsPerSec / theirs[i].opsPerSec);
       const medianOf = (xs, get) => median(xs.map(get).filter((v) => v != null));
+      const serverRatios = ours
+        .map((o, i) =>
+          o.serverOpsPerSec && theirs[i].serverOpsPerSec
+            ? o.serverOpsPerSec / theirs[i].serverOpsPerSec
+            : null,
+        )
+        .filter((v) => v !== null);
       const row = {
         cell: `${test} ${cell.name}`,
         redisBenchmarkOps: medianOf(theirs, (t) => t.opsPerSec),
@@ -131,6 +234,8 @@ function summarize(perRound) {
         ratio: median(ratios),
         minRatio: Math.min(...ratios),
         maxRatio: Math.max(...ratios),
+        // The same ratio by the server's count over the middle of each run (null: too short to say).
+        serverRatio: serverRatios.length > 0 ? median(serverRatios) : null,
         redisBenchdbP50Us: medianOf(ours, (o) => o.latencyUs.p50Us),
         redisBenchdbP99Us: medianOf(ours, (o) => o.latencyUs.p99Us),
         redisBenchmarkP50Us: medianOf(theirs, (t) => t.latencyUs.p50Us),
@@ -155,14 +260,18 @@ function printTable(m, rows) {
   console.log(
     `Machine: ${facts}\nRounds: ${rounds}; requests per run: ${n}; ${pinning ? `redis-server pinned to CPU ${pinning.server}, each tool to CPU ${pinning.tools}` : 'not pinned'}`,
   );
-  console.log('ratio = redis-benchdb / redis-benchmark ops/s, median of per-round ratios\n');
+  console.log('ratio = redis-benchdb / redis-benchmark ops/s, median of per-round ratios');
+  console.log(
+    "by server count = the same ratio, of the server's own SET or GET rate over the middle 60% of each run\n",
+  );
   const head = [
-    ...['cell', 'redis-benchmark ops/s', 'redis-benchdb ops/s', 'ratio', 'min', 'max'],
+    ...['cell', 'redis-benchmark ops/s', 'redis-benchdb ops/s', 'ratio', 'min', 'max', 'by server count'],
     ...['benchdb p50/p99 µs', 'benchmark p50/p99 µs', 'server main CPU', 'benchdb limited by', 'cross-check'],
   ];
   const body = rows.map((r) => [
     ...[r.cell, fmt(r.redisBenchmarkOps), fmt(r.redisBenchdbOps)],
     ...[r.ratio, r.minRatio, r.maxRatio].map((x) => x.toFixed(3)),
+    r.serverRatio === null ? 'n/a' : r.serverRatio.toFixed(3),
     `${fmt(r.redisBenchdbP50Us)}/${fmt(r.redisBenchdbP99Us)}`,
     `${fmt(r.redisBenchmarkP50Us)}/${fmt(r.redisBenchmarkP99Us)}`,
     Number.isNaN(r.serverMainThreadCpuShare) ? 'n/a' : r.serverMainThreadCpuShare.toFixed(2),

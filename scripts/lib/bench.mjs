@@ -214,3 +214,76 @@ export function markdownTable(head, body, leftColumns = 1) {
   const rule = widths.map((w, i) => (i < leftColumns ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`));
   return [line(head), line(rule), ...body.map(line)].join('\n');
 }
+
+/**
+ * Polls a server's INFO commandstats every `intervalMs` over one raw socket while a tool runs, so
+ * that every tool is measured by the same clock: the server's count of the calls it served. A
+ * tool's own ops/s runs over its own clock and includes its start-up (a fresh Node worker spends
+ * its first ~100 ms compiling its hot path on the one CPU it is pinned to); the server's rate over
+ * the middle of the run does not. 20 INFO calls a second cost the server nothing that shows.
+ * @param {number} port on 127.0.0.1
+ * @param {{ intervalMs?: number }} [opts]
+ */
+export function commandRateSampler(port, { intervalMs = 50 } = {}) {
+  /** @type {Array<{ t: number, calls: Record<string, number> }>} */
+  const samples = [];
+  const sock = net.connect(port, '127.0.0.1');
+  let buf = Buffer.alloc(0);
+  let waiting = false;
+  sock.on('data', (d) => {
+    buf = Buffer.concat([buf, d]);
+    const nl = buf.indexOf('\r\n');
+    if (nl < 0) return;
+    const len = Number(buf.subarray(1, nl).toString());
+    if (buf.length < nl + 2 + len + 2) return;
+    const text = buf.subarray(nl + 2, nl + 2 + len).toString();
+    buf = buf.subarray(nl + 2 + len + 2);
+    waiting = false;
+    /** @type {Record<string, number>} */
+    const calls = {};
+    for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[m[1]] = Number(m[2]);
+    samples.push({ t: performance.now(), calls });
+  });
+  sock.on('error', () => {});
+  const timer = setInterval(() => {
+    if (waiting || sock.connecting) return;
+    waiting = true;
+    sock.write('*2\r\n$4\r\nINFO\r\n$12\r\ncommandstats\r\n');
+  }, intervalMs);
+  return {
+    /** Stop polling; the samples taken, in order. */
+    stop() {
+      clearInterval(timer);
+      sock.destroy();
+      return samples;
+    },
+  };
+}
+
+/**
+ * A command's rate over the middle of the period it was being served: the period runs from the
+ * last sample before its count first grew to the first sample after it last grew, and `trim` of
+ * it is dropped at each end (start-up and the last stragglers). Null when fewer than 4 samples
+ * fall inside, too short a run to say.
+ * @param {Array<{ t: number, calls: Record<string, number> }>} samples
+ * @param {string} command lower case, as in INFO commandstats: 'set', 'get'
+ * @param {number} [trim]
+ */
+export function steadyRate(samples, command, trim = 0.2) {
+  const count = (/** @type {number} */ i) => samples[i]?.calls[command] ?? 0;
+  let first = -1;
+  let last = -1;
+  for (let i = 1; i < samples.length; i++)
+    if (count(i) > count(i - 1)) {
+      if (first < 0) first = i - 1;
+      last = i;
+    }
+  if (first < 0) return null;
+  const t0 = samples[first].t;
+  const span = samples[last].t - t0;
+  const from = samples.findIndex((s) => s.t >= t0 + trim * span);
+  let to = last;
+  while (to > from && samples[to].t > t0 + (1 - trim) * span) to--;
+  if (from < 0 || to - from < 3) return null;
+  return ((count(to) - count(from)) * 1000) / (samples[to].t - samples[from].t);
+}
