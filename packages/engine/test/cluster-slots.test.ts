@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClusterRouting } from '../dist/cluster/routing.js';
+import { PendingPool } from '../dist/cluster/pending-pool.js';
 import { crc16, KeySlots, KeysBySlot, SLOT_TABLE_MAX_KEYS } from '../dist/cluster/slots.js';
 import { clusterRefusal, customTest, findTests, keySlot, parseShards, parseSlots } from '../dist/index.js';
 
@@ -74,33 +74,39 @@ describe('which tests cluster mode takes', () => {
   });
 });
 
-describe('how deep a cluster connection pipelines', () => {
-  const plan = {
-    primaries: [7000, 7001, 7002, 7003].map((port) => ({ host: '127.0.0.1', port })),
-    // The fourth primary serves no slots (just added): it does not count.
-    ranges: [
-      [0, 5460, 0],
-      [5461, 10922, 1],
-      [10923, 16383, 2],
-    ] as [number, number, number][],
-  };
-  const factor = (tests: Parameters<typeof findTests>[0] | ReturnType<typeof customTest>, keyspace = 1000) =>
-    new ClusterRouting(plan, Array.isArray(tests) ? findTests(tests) : [tests], 'rbdb:abcdef:', keyspace)
-      .depthFactor;
-
-  it('P per node socket when requests spread over the primaries (by key or round-robin)', () => {
-    expect(factor(['set', 'get'])).toBe(3);
-    expect(factor(['mset'])).toBe(3);
-    expect(factor(['ping_mbulk'])).toBe(3);
+describe('a node’s pending pool', () => {
+  it('is FIFO across wrap-around, reading entries in place from head', () => {
+    // Room for 12 (its storage is 16 entries): push and drop in uneven steps so the ring wraps often.
+    const pool = new PendingPool(12, true);
+    let next = 0;
+    let expected = 0;
+    for (let round = 0; round < 20; round++) {
+      while (pool.length < 12) {
+        pool.push(next % 7, next, (next * 37) % 16384, next + 0.5);
+        next++;
+      }
+      const take = 5 + (round % 7);
+      for (let j = 0, e = pool.head; j < take; j++, e = (e + 1) & pool.mask) {
+        expect([pool.templates[e], pool.keys[e], pool.slots[e], pool.intended![e]]).toEqual([
+          expected % 7,
+          expected,
+          (expected * 37) % 16384,
+          expected + 0.5,
+        ]);
+        expected++;
+      }
+      pool.drop(take);
+      expect(pool.length).toBe(12 - take);
+    }
+    pool.clear();
+    expect(pool.length).toBe(0);
   });
 
-  it('P per connection when every request goes to one node (a fixed key, a hash tag)', () => {
-    expect(factor(['lpush'])).toBe(1);
-    expect(factor(['sadd'])).toBe(1);
-    expect(factor(customTest(['SET', 'user:{1}:__rand_int__', '__data__']))).toBe(1);
-    // One key (the suite's GET k1) is one node; two keys reach at most two.
-    expect(factor(['get'], 1)).toBe(1);
-    expect(factor(['get'], 2)).toBeLessThanOrEqual(2);
+  it('keeps slot -1 (a keyless request, sent round-robin), and no intended times in the closed loop', () => {
+    const pool = new PendingPool(4, false);
+    pool.push(2, 0, -1, 123);
+    expect(pool.slots[pool.head]).toBe(-1);
+    expect(pool.intended).toBeNull();
   });
 });
 

@@ -6,40 +6,66 @@ import type {
 } from '../load/connection.js';
 import type { Workload } from '../load/workload.js';
 import { NodeSocket, type NodeSocketOwner } from './node-socket.js';
+import { PendingPool } from './pending-pool.js';
 import { type ClusterRouting, RequestKeys } from './routing.js';
 
 /** A request redirected more often than this is answered with its last MOVED/ASK, as an error. */
 export const MAX_REDIRECTS = 16;
 
+/** How many requests, in multiples of P, may wait in a node's pending pool beyond what its room takes. */
+export const POOL_DEPTHS = 4;
+
 /**
- * One of the cell's connections, in cluster mode: a socket to every primary, and each request
- * written to the socket of its slot's primary, in the order the key pattern draws them. The
- * driver gives the connection a window of P x primaries (ClusterRouting.depthFactor), so each
- * primary sees `-c` sockets of about P requests in flight, as one server sees `-c -P` (and as
- * memtier_benchmark's per-shard pipelines do): `-c 50 -P 16` on 3 primaries keeps 2,400 in flight.
+ * One of the cell's connections, in cluster mode: a socket to every primary, each its own
+ * pipeline of depth P (window, or batch: P, then wait for those P), as memtier_benchmark's
+ * per-shard pipelines. So each primary sees `-c` sockets of P requests in flight, as one server
+ * sees `-c -P`: `-c 50 -P 16` on 3 primaries keeps up to 2,400 in flight.
+ *
+ * Keys are drawn from the key pattern in one stream, as against one server, and each request
+ * goes to its slot's primary. When that primary's pipeline is full, the request waits in the
+ * primary's pending pool (FIFO) and is sent first when the primary has room. When a pool fills,
+ * drawing stops until that primary answers, even though other primaries have room: every drawn
+ * key is sent, in the order drawn, so the pattern's distribution over keys (and over primaries)
+ * is what the servers see. Drawing on for the idle primaries instead would have to skip the keys
+ * of the busy one (flattening a skewed pattern, whose hot shard must stay hot) or queue them
+ * without bound. memtier_benchmark's cluster client keeps per-shard key pools for the same reason.
  */
 export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
-  inFlight = 0;
   nextIntendedMs = Number.POSITIVE_INFINITY;
   moved = 0;
   ask = 0;
   readonly nodes: NodeSocket[];
+  readonly pools: PendingPool[];
+  /** Each node's room in the current pump. */
+  private readonly room: Int32Array;
   private readonly keys: RequestKeys;
-  private readonly intended: Float64Array | null;
+  private readonly batch: boolean;
   private roundRobin: number;
+  /** The last pump stopped drawing at a full pool: replies, not the open loop's timer, must wake it. */
+  private blocked = false;
 
   constructor(
     private readonly host: ConnectionHost,
     private readonly workload: Workload,
     private readonly routing: ClusterRouting,
-    depth: number,
-    openLoop: boolean,
+    /** P: the pipeline depth of each node socket. */
+    private readonly depth: number,
+    window: boolean,
+    private readonly openLoop: boolean,
     index: number,
     seed: number,
   ) {
-    this.nodes = routing.plan.primaries.map((a) => new NodeSocket(this, workload, depth, openLoop, a));
+    const primaries = routing.plan.primaries;
+    const connectionDepth = depth * primaries.length;
+    this.nodes = primaries.map(
+      (a, i) => new NodeSocket(this, workload, i, depth, connectionDepth, openLoop, a),
+    );
+    // A pool holds what a node's room takes in this pump, and up to POOL_DEPTHS x P waiting beyond it.
+    this.pools = primaries.map(() => new PendingPool((POOL_DEPTHS + 1) * depth, openLoop));
+    this.room = new Int32Array(primaries.length);
     this.keys = new RequestKeys(seed);
-    this.intended = openLoop ? new Float64Array(depth) : null;
+    // The open loop keeps a window per node: a request leaves when its time has come and there is room.
+    this.batch = !window && !openLoop;
     this.roundRobin = index % this.nodes.length;
   }
 
@@ -59,14 +85,54 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
     );
   }
 
-  send(n: number): void {
+  fill(budget: number): number {
+    return this.pump(budget, 0);
+  }
+
+  /** Open loop: as fill, drawing only requests whose intended time has come; each keeps its intended time. */
+  sendDue(now: number, budget: number): number {
+    return this.pump(budget, now);
+  }
+
+  nextWakeMs(): number {
+    return this.blocked ? Number.POSITIVE_INFINITY : this.nextIntendedMs;
+  }
+
+  /**
+   * Draw new requests into the nodes' pending pools (closed loop: until every node with room has
+   * enough to fill it; open loop: while one is due), at most `budget`, stopping when a node's pool
+   * holds POOL_DEPTHS x P beyond its room; then send each node what its room takes, one write per
+   * node. Returns how many were drawn: those still pending were counted when they were drawn.
+   */
+  private pump(budget: number, now: number): number {
+    const nodes = this.nodes;
+    const pools = this.pools;
+    const room = this.room;
+    const depth = this.depth;
+    const spare = POOL_DEPTHS * depth;
+    let wanting = 0;
+    let blocked = false;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      let r = this.batch ? (node.inFlight === 0 ? depth : 0) : depth - node.inFlight;
+      if (r < 0) r = 0;
+      room[i] = r;
+      const queued = pools[i]!.length;
+      if (queued < r) wanting++;
+      else if (queued >= r + spare) blocked = true;
+    }
+    let drawn = 0;
     const w = this.workload;
     const routes = this.routing.routes;
     const owners = this.routing.owners;
-    const nodes = this.nodes;
-    const keys = this.keys;
-    const intended = this.intended;
-    for (let i = 0; i < n; i++) {
+    const openLoop = this.openLoop;
+    while (!blocked && drawn < budget && (openLoop ? this.nextIntendedMs <= now : wanting > 0)) {
+      drawn++;
+      let intended = 0;
+      if (openLoop) {
+        intended = this.nextIntendedMs;
+        this.nextIntendedMs += w.nextIntervalMs();
+      }
       const t = w.nextTemplateIndex();
       const route = routes[t]!;
       const key = route.drawsKey ? w.keys.nextKey() : 0;
@@ -81,31 +147,58 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
         node = this.roundRobin;
         this.roundRobin = node + 1 === nodes.length ? 0 : node + 1;
       }
-      keys.reset(key, route, slot);
-      nodes[node]!.append(t, key, keys, intended === null ? 0 : intended[i]!);
+      const pool = pools[node]!;
+      pool.push(t, key, slot, intended);
+      const queued = pool.length;
+      const r = room[node]!;
+      if (queued === r) wanting--;
+      else if (queued >= r + spare) blocked = true;
     }
-    const now = performance.now();
-    for (let i = 0; i < nodes.length; i++) nodes[i]!.flush(now);
-    this.inFlight += n;
+    this.blocked = blocked;
+    // Every request is encoded here, from its pool entry: with a second call site of append in
+    // the draw loop, V8 stopped inlining the key digits' encoding (bench/hot-path.mjs, cluster).
+    const keys = this.keys;
+    let sent = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const pool = pools[i]!;
+      const take = Math.min(room[i]!, pool.length);
+      if (take === 0) continue;
+      const node = nodes[i]!;
+      const { templates, keys: keyOf, slots, intended, mask } = pool;
+      let e = pool.head;
+      for (let j = 0; j < take; j++) {
+        const t = templates[e]!;
+        const key = keyOf[e]!;
+        keys.reset(key, routes[t]!, slots[e]!);
+        node.append(t, key, keys, intended === null ? 0 : intended[e]!);
+        e = (e + 1) & mask;
+      }
+      pool.drop(take);
+      sent += take;
+    }
+    if (sent > 0) {
+      const sentAt = performance.now();
+      for (let i = 0; i < nodes.length; i++) nodes[i]!.flush(sentAt);
+    }
+    return drawn;
   }
 
-  /** Open loop: as LoadConnection.sendDue, each request keeping its intended time wherever it goes. */
-  sendDue(now: number, limit: number, budget: number): number {
+  discardPending(): number {
     let n = 0;
-    const room = Math.min(limit - this.inFlight, budget);
-    const intended = this.intended!;
-    while (n < room && this.nextIntendedMs <= now) {
-      intended[n] = this.nextIntendedMs;
-      this.nextIntendedMs += this.workload.nextIntervalMs();
-      n++;
+    for (const pool of this.pools) {
+      n += pool.length;
+      pool.clear();
     }
-    if (n > 0) this.send(n);
+    this.blocked = false;
     return n;
   }
 
   onNodeReplies(completed: number, now: number): void {
-    this.inFlight -= completed;
     this.host.onReplies(this, completed, now);
+  }
+
+  release(home: number): void {
+    this.nodes[home]!.inFlight--;
   }
 
   redirect(from: NodeSocket, message: string, entry: number): boolean {

@@ -16,14 +16,22 @@ export interface NodeSocketOwner {
   onNodeReplies(completed: number, now: number): void;
   /** A MOVED or ASK reply to the request in ring entry `entry`; true if it was sent again. */
   redirect(from: NodeSocket, message: string, entry: number): boolean;
+  /** A redirected request completed here: it leaves the pipeline of node `home`, where it was first sent. */
+  release(home: number): void;
   onNodeLost(err: Error): void;
 }
 
 /**
- * One raw socket of a cluster connection to one primary. Like LoadConnection, requests are
- * pre-encoded where their length is fixed (only key digits rewritten) and replies are timed
- * from a ring of send times; the ring also keeps each request's test, key number and redirect
- * count, so a MOVED or ASK reply can be sent again elsewhere with its first send time.
+ * One raw socket of a cluster connection to one primary, and its own pipeline of depth P. Like
+ * LoadConnection, requests are pre-encoded where their length is fixed (only key digits
+ * rewritten) and replies are timed from a ring of send times; the ring also keeps each request's
+ * test, key number and redirect count, so a MOVED or ASK reply can be sent again elsewhere with
+ * its first send time.
+ *
+ * A redirected request stays in the pipeline of the node it was first sent to (its home) until
+ * its final reply, wherever that comes from: so each node keeps at most P of its own requests in
+ * flight, the connection at most P x primaries, and every ring holds at most twice that (each
+ * request, plus an ASKING before it).
  */
 export class NodeSocket {
   readonly reader = new ReplyReader();
@@ -32,12 +40,16 @@ export class NodeSocket {
   bytesOut = 0;
   /** Replies that answered no request: handshake, ASKING, redirects followed. */
   nonRequestReplies = 0;
+  /** Requests first sent here and not finally answered (here or, redirected, elsewhere). */
+  inFlight = 0;
 
   readonly sendTimes: Float64Array;
   readonly intendedTimes: Float64Array | null;
   readonly templateOf: Uint8Array;
   readonly keyOf: Float64Array;
   readonly redirectsOf: Uint8Array;
+  /** A redirected request's home node (index in the connection); read only where redirectsOf > 0. */
+  readonly homeOf: Uint16Array;
   private readonly mask: number;
   private head = 0;
   private tail = 0;
@@ -56,20 +68,25 @@ export class NodeSocket {
   constructor(
     private readonly owner: NodeSocketOwner,
     private readonly workload: Workload,
-    /** The most requests one send can put on this socket: the pipeline depth. */
+    /** This node's index among the connection's node sockets. */
+    readonly index: number,
+    /** The pipeline depth P: the most requests one send can put on this socket. */
     private readonly batchMax: number,
+    /** Requests the whole connection can have in flight (P x primaries). */
+    connectionDepth: number,
     openLoop: boolean,
     readonly address: { host: string; port: number },
   ) {
-    // Up to depth requests of the connection can sit on one node, plus one ASKING per ASK retry.
+    // Redirects can gather every request of the connection on one node, each after an ASKING.
     let size = 1;
-    while (size < 2 * batchMax + 2) size <<= 1;
+    while (size < 2 * connectionDepth + 2) size <<= 1;
     this.mask = size - 1;
     this.sendTimes = new Float64Array(size);
     this.intendedTimes = openLoop ? new Float64Array(size) : null;
     this.templateOf = new Uint8Array(size);
     this.keyOf = new Float64Array(size);
     this.redirectsOf = new Uint8Array(size);
+    this.homeOf = new Uint16Array(size);
     this.scratch = Buffer.allocUnsafe(Math.max(16_384, batchMax * workload.maxRequestBytes));
     const fixed = workload.fixed;
     if (fixed !== null && fixed.bytes.length * batchMax <= 64 * 1024 * 1024) {
@@ -169,6 +186,7 @@ export class NodeSocket {
       tail = (tail + 1) & this.mask;
     }
     this.tail = tail;
+    this.inFlight += n;
     this.bytesOut += out.length;
     this.socket!.write(out);
   }
@@ -184,13 +202,15 @@ export class NodeSocket {
     let pos = 0;
     if (asking) {
       pos = ASKING.copy(buf, 0);
-      this.push(ASKING_ENTRY, 0, 0, 0, 0);
+      this.push(ASKING_ENTRY, 0, 0, 0, 0, 0);
     }
     pos = w.templates[template]!.encode(buf, pos, keys, w.values);
+    const redirects = from.redirectsOf[entry]!;
     this.push(
       template,
       from.keyOf[entry]!,
-      from.redirectsOf[entry]! + 1,
+      redirects + 1,
+      redirects === 0 ? from.index : from.homeOf[entry]!,
       from.sendTimes[entry]!,
       from.intendedTimes ? from.intendedTimes[entry]! : 0,
     );
@@ -198,11 +218,19 @@ export class NodeSocket {
     this.socket!.write(buf.subarray(0, pos));
   }
 
-  private push(template: number, key: number, redirects: number, sent: number, intended: number): void {
+  private push(
+    template: number,
+    key: number,
+    redirects: number,
+    home: number,
+    sent: number,
+    intended: number,
+  ): void {
     const e = this.tail;
     this.templateOf[e] = template;
     this.keyOf[e] = key;
     this.redirectsOf[e] = redirects;
+    this.homeOf[e] = home;
     this.sendTimes[e] = sent;
     if (this.intendedTimes !== null) this.intendedTimes[e] = intended;
     this.tail = (e + 1) & this.mask;
@@ -246,6 +274,7 @@ export class NodeSocket {
     let ordinal = this.reader.replies - k;
     let head = this.head;
     let completed = 0;
+    let own = 0;
     let measured = 0;
     for (let j = 0; j < k; j++, ordinal++) {
       const e = head;
@@ -266,6 +295,8 @@ export class NodeSocket {
         this.reader.errorsByType.set(type, (this.reader.errorsByType.get(type) ?? 0) + 1);
       }
       completed++;
+      if (this.redirectsOf[e] === 0) own++;
+      else this.owner.release(this.homeOf[e]!);
       const sent = times[e]!;
       if (sent >= measureStart) {
         measured++;
@@ -275,6 +306,7 @@ export class NodeSocket {
     }
     if (r > 0) redirects.length = 0;
     this.head = head;
+    this.inFlight -= own;
     if (completed === 0) return;
     w.measuredCompleted += measured;
     w.lastReplyMs = now;

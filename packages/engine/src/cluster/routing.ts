@@ -58,14 +58,6 @@ export class ClusterRouting {
   readonly routes: Route[];
   /** Index into plan.primaries of each slot's owner; MOVED replies update it. */
   readonly owners = new Int32Array(SLOT_COUNT).fill(-1);
-  /**
-   * What -P is multiplied by for a connection's window: the number of slot-owning primaries when
-   * the cell's requests spread over them (by key, or round-robin), else 1 (a fixed key: one node).
-   * So each node socket carries about P requests per write, as a standalone connection does: with
-   * P over the whole connection, P16 on 3 primaries wrote ~5 requests per syscall, and the client
-   * paid 3x the syscalls per request of a standalone run.
-   */
-  readonly depthFactor: number;
   private readonly byAddress = new Map<string, number>();
 
   constructor(
@@ -100,19 +92,6 @@ export class ClusterRouting {
         return { keys: null, slot: keySlot(first.text), drawsKey, sameSlotKeys: null };
       return { keys: null, slot: -1, drawsKey, sameSlotKeys: null };
     });
-    this.depthFactor = Math.max(1, Math.min(...this.routes.map((r) => this.reach(r))));
-  }
-
-  /** How many primaries a route's requests reach: a small key space (k1) may not reach them all. */
-  private reach(r: Route): number {
-    const serving = new Set(this.plan.ranges.map((x) => x[2])).size;
-    if (r.keys === null) return r.slot < 0 ? serving : 1;
-    if (r.keys.constantSlot >= 0) return 1;
-    const table = r.keys.table;
-    if (table === null) return serving;
-    const seen = new Set<number>();
-    for (let k = 0; k < table.length && seen.size < serving; k++) seen.add(this.owners[table[k]!]!);
-    return seen.size;
   }
 
   /** The primary named by a MOVED/ASK reply (`host:port`; an empty host is the node's own), or -1. */

@@ -14,15 +14,26 @@ export interface ConnectionHost {
 
 /**
  * What the driver needs of a measured connection: one socket (LoadConnection), or in cluster
- * mode one socket per primary (ClusterConnection).
+ * mode one socket per primary (ClusterConnection), each its own pipeline. The connection knows
+ * its pipelines and their mode; the driver grants a budget (the measured requests it may still
+ * start) and is told how many requests the connection took on. A request is taken on when its
+ * key is drawn: it is sent at once, or (cluster mode) waits in a pending pool until its node has
+ * room, and is answered in either case unless the cell stops first (discardPending).
  */
 export interface MeasuredConnection {
-  /** Requests sent and not yet answered. */
-  inFlight: number;
   /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
   nextIntendedMs: number;
-  send(n: number): void;
-  sendDue(now: number, limit: number, budget: number): number;
+  /**
+   * Closed loop: send what the pipelines have room for (window: up to P in flight; batch: P once
+   * all of its replies are in), taking on at most `budget` new requests. Returns how many.
+   */
+  fill(budget: number): number;
+  /** Open loop: take on each request whose intended time has come, at most `budget`; sent while there is room. */
+  sendDue(now: number, budget: number): number;
+  /** Open loop: when the timer must next wake this connection; +Infinity if only its replies can let it send. */
+  nextWakeMs(): number;
+  /** Drop the requests taken on but not sent (when measuring begins, or the cell stops); returns how many. */
+  discardPending(): number;
   close(): void;
   counters(): ConnectionCounters;
 }
@@ -77,19 +88,22 @@ export class LoadConnection implements MeasuredConnection {
   constructor(
     private readonly host: ConnectionHost,
     private readonly workload: Workload,
-    capacity: number,
+    /** The pipeline depth P. */
+    private readonly depth: number,
+    /** Window mode (refill as replies arrive) rather than batch (P, then wait for all P). */
+    private readonly window: boolean,
     openLoop: boolean,
   ) {
     let size = 1;
-    while (size < capacity) size <<= 1;
+    while (size < depth) size <<= 1;
     this.mask = size - 1;
     this.sendTimes = new Float64Array(size);
     this.intendedTimes = openLoop ? new Float64Array(size) : null;
-    this.scratch = Buffer.allocUnsafe(Math.max(16_384, capacity * workload.maxRequestBytes));
+    this.scratch = Buffer.allocUnsafe(Math.max(16_384, depth * workload.maxRequestBytes));
     const fixed = workload.fixed;
-    if (fixed !== null && fixed.bytes.length * capacity <= 64 * 1024 * 1024) {
-      this.prepared = Buffer.allocUnsafe(fixed.bytes.length * capacity);
-      for (let i = 0; i < capacity; i++) fixed.bytes.copy(this.prepared, i * fixed.bytes.length);
+    if (fixed !== null && fixed.bytes.length * depth <= 64 * 1024 * 1024) {
+      this.prepared = Buffer.allocUnsafe(fixed.bytes.length * depth);
+      for (let i = 0; i < depth; i++) fixed.bytes.copy(this.prepared, i * fixed.bytes.length);
     }
   }
 
@@ -133,6 +147,13 @@ export class LoadConnection implements MeasuredConnection {
       this.handshakeWait = { need: this.reader.replies + commands.length, resolve, reject };
       this.socket!.write(Buffer.concat(commands));
     });
+  }
+
+  fill(budget: number): number {
+    let n = this.window ? this.depth - this.inFlight : this.inFlight === 0 ? this.depth : 0;
+    if (n > budget) n = budget;
+    if (n > 0) this.send(n);
+    return n;
   }
 
   /** Write n requests in one socket write; each is timed from now. */
@@ -187,9 +208,9 @@ export class LoadConnection implements MeasuredConnection {
   }
 
   /** Open loop: send every request whose intended time has come, while the window has room. */
-  sendDue(now: number, limit: number, budget: number): number {
+  sendDue(now: number, budget: number): number {
     let n = 0;
-    const room = Math.min(limit - this.inFlight, budget);
+    const room = Math.min(this.depth - this.inFlight, budget);
     const intended = this.intendedTimes!;
     const tail = this.tail;
     while (n < room && this.nextIntendedMs <= now) {
@@ -199,6 +220,15 @@ export class LoadConnection implements MeasuredConnection {
     }
     if (n > 0) this.send(n);
     return n;
+  }
+
+  nextWakeMs(): number {
+    return this.inFlight < this.depth ? this.nextIntendedMs : Number.POSITIVE_INFINITY;
+  }
+
+  /** Every request is sent as soon as it is drawn: none waits. */
+  discardPending(): number {
+    return 0;
   }
 
   close(): void {

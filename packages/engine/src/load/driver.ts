@@ -33,9 +33,10 @@ export class Driver implements ConnectionHost {
   private readonly openLoop: boolean;
   private readonly routing: ClusterRouting | null;
   private phase = PHASE_RUNNING;
-  /** Measured requests this worker may still send; +Infinity for a duration. */
+  /** Measured requests this worker may still take on (draw keys for); +Infinity for a duration. */
   private remaining: number;
-  private inFlight = 0;
+  /** Requests taken on and not yet answered: in flight, or waiting in a cluster node's pending pool. */
+  private outstanding = 0;
   private measuring = false;
   private error: string | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -51,8 +52,8 @@ export class Driver implements ConnectionHost {
     this.routing = plan.cluster
       ? new ClusterRouting(plan.cluster, plan.tests, plan.prefix, plan.keyspaceSize)
       : null;
-    // Cluster mode: -P is each node socket's depth, so a connection keeps P per primary in flight.
-    this.depth = plan.pipelineDepth * (this.routing?.depthFactor ?? 1);
+    // Cluster mode: -P is each node socket's depth (ClusterConnection keeps a pipeline per primary).
+    this.depth = plan.pipelineDepth;
     this.openLoop = plan.rateOpsPerSec !== null;
     this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
     const rng = new Rng(plan.seed * 7919 + plan.workerIndex);
@@ -94,7 +95,7 @@ export class Driver implements ConnectionHost {
     if (this.plan.cluster) return this.connectCluster(socketOptions, handshake, readBuffer);
     const conns: LoadConnection[] = [];
     for (let i = 0; i < this.plan.connections; i++)
-      conns.push(new LoadConnection(this, this.workload, this.depth, this.openLoop));
+      conns.push(new LoadConnection(this, this.workload, this.depth, this.window, this.openLoop));
     this.conns.push(...conns);
     await Promise.all(
       conns.map(async (c) => {
@@ -119,7 +120,7 @@ export class Driver implements ConnectionHost {
     for (let i = 0; i < p.connections; i++) {
       const seed = p.seed * 31 + p.workerIndex * 1_000_003 + i;
       this.conns.push(
-        new ClusterConnection(this, this.workload, routing, this.depth, this.openLoop, i, seed),
+        new ClusterConnection(this, this.workload, routing, this.depth, this.window, this.openLoop, i, seed),
       );
     }
     await Promise.all(
@@ -154,6 +155,8 @@ export class Driver implements ConnectionHost {
     this.measuring = true;
     if (durationMs !== null) this.stopTimer = setTimeout(() => this.stop(), durationMs);
     this.eluStart = performance.eventLoopUtilization();
+    // Requests drawn in the warmup and not yet sent would be measured without being counted.
+    this.discardPending();
     this.snapshot = this.totals();
     this.workload.measureStartMs = performance.now();
   }
@@ -182,8 +185,15 @@ export class Driver implements ConnectionHost {
 
   /** Stop sending; finish once every request in flight has its reply. */
   stop(): void {
-    if (this.phase === PHASE_RUNNING) this.phase = PHASE_STOPPING;
+    if (this.phase === PHASE_RUNNING) {
+      this.phase = PHASE_STOPPING;
+      this.discardPending();
+    }
     this.checkDone();
+  }
+
+  private discardPending(): void {
+    for (const c of this.conns) this.outstanding -= c.discardPending();
   }
 
   /** Stop at once, without waiting for replies: the result is marked incomplete. */
@@ -194,13 +204,12 @@ export class Driver implements ConnectionHost {
   }
 
   onReplies(conn: MeasuredConnection, count: number, now: number): void {
-    this.inFlight -= count;
+    this.outstanding -= count;
     if (this.phase === PHASE_RUNNING) {
       if (this.openLoop) this.sendDue(conn, now);
-      else if (this.window) this.refill(conn, count);
-      else if (conn.inFlight === 0) this.fill(conn);
+      else this.fill(conn);
     }
-    if (this.inFlight === 0) this.checkDone();
+    if (this.outstanding === 0) this.checkDone();
   }
 
   onConnectionLost(_conn: MeasuredConnection, err: Error): void {
@@ -208,25 +217,17 @@ export class Driver implements ConnectionHost {
     this.abort(`lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`);
   }
 
+  /** Closed loop: the connection sends what its pipelines have room for, taking on at most the measured budget. */
   private fill(conn: MeasuredConnection): void {
-    this.refill(conn, this.depth - conn.inFlight);
-  }
-
-  private refill(conn: MeasuredConnection, n: number): void {
-    if (this.measuring) {
-      if (n > this.remaining) n = this.remaining;
-      this.remaining -= n;
-    }
-    if (n <= 0) return;
-    this.inFlight += n;
-    conn.send(n);
+    const n = conn.fill(this.measuring ? this.remaining : Number.POSITIVE_INFINITY);
+    if (this.measuring) this.remaining -= n;
+    this.outstanding += n;
   }
 
   private sendDue(conn: MeasuredConnection, now: number): void {
-    const budget = this.measuring ? this.remaining : Number.POSITIVE_INFINITY;
-    const n = conn.sendDue(now, this.depth, budget);
+    const n = conn.sendDue(now, this.measuring ? this.remaining : Number.POSITIVE_INFINITY);
     if (this.measuring) this.remaining -= n;
-    this.inFlight += n;
+    this.outstanding += n;
   }
 
   /** Open loop: wake when the earliest connection is due. */
@@ -237,7 +238,8 @@ export class Driver implements ConnectionHost {
     let next = Number.POSITIVE_INFINITY;
     for (const c of this.conns) {
       this.sendDue(c, now);
-      if (c.inFlight < this.depth && c.nextIntendedMs < next) next = c.nextIntendedMs;
+      const wake = c.nextWakeMs();
+      if (wake < next) next = wake;
     }
     if (this.measuring && this.remaining <= 0) {
       this.checkDone();
@@ -249,7 +251,7 @@ export class Driver implements ConnectionHost {
   };
 
   private checkDone(): void {
-    if (this.phase === PHASE_DONE || this.inFlight > 0) return;
+    if (this.phase === PHASE_DONE || this.outstanding > 0) return;
     if (this.phase === PHASE_STOPPING || (this.measuring && this.remaining <= 0)) this.finish();
   }
 
