@@ -18,6 +18,7 @@ import {
   startServer,
   type Target,
 } from '../dist/index.js';
+import { createKeyGenerator } from '../dist/keys.js';
 import { makeTestCertificates } from './helpers/tls.js';
 
 // Cluster mode against a real 3-primary cluster (plus one replica) of local redis-servers on free
@@ -262,6 +263,126 @@ describe('routing', () => {
     await expect(
       s.runCell(cell({ test: 'CUSTOM', command: ['MSET', 'a:__rand_int__', 'x', 'b:__rand_int__', 'y'] })),
     ).rejects.toThrow(/in cluster mode a request's keys must share one slot/);
+  });
+});
+
+/** Every INCR counter under the prefix, by key number, read from the node that holds it. */
+async function counters(prefix: string): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const n of nodes) {
+    const keys = await scanAll(n.redis, `${prefix}counter:*`);
+    const values = await Promise.all(keys.map((k) => n.redis.get(k)));
+    keys.forEach((k, i) => {
+      out.set(Number(k.slice(-12)), Number(values[i]));
+    });
+  }
+  return out;
+}
+
+async function incrCalls(n: { redis: Redis }): Promise<number> {
+  const m = /cmdstat_incr:calls=(\d+)/.exec(await n.redis.info('commandstats'));
+  return m ? Number(m[1]) : 0;
+}
+
+describe('a pipeline per node', () => {
+  const P = 16;
+  const connections = 5;
+
+  // One primary holds its writes (CLIENT PAUSE WRITE: its INFO still answers) from before the cell
+  // starts until well after the others have had time to run out of work. Batch mode: a node socket
+  // sends its next P requests when its own P are answered, so the other primaries complete many
+  // batches meanwhile. With one pipeline per connection, as before, a connection waited for all of
+  // its requests, the paused node's among them: the others could complete at most the first
+  // batch, fewer than 3 x P per connection. They stop in the end here too, once the paused node's
+  // pending pool is full: keys are not skipped.
+  for (const pipelineMode of ['batch', 'window'] as const) {
+    it(`${pipelineMode}: while one primary is paused, the others keep completing; every key drawn is sent`, async () => {
+      const s = await open();
+      const keyspaceSize = 5000;
+      const requests = 30_000;
+      const [paused, ...others] = nodes.slice(0, 3) as [(typeof nodes)[0], ...(typeof nodes)[0][]];
+      const before = await Promise.all([paused, ...others].map(incrCalls));
+      const pauseMs = 3000;
+      await paused.redis.call('CLIENT', 'PAUSE', String(pauseMs), 'WRITE');
+      const pauseEnds = Date.now() + pauseMs;
+      let loadBegan!: () => void;
+      const began = new Promise<void>((r) => {
+        loadBegan = r;
+      });
+      const run = s.runCell(
+        cell({
+          test: 'INCR',
+          keyspaceSize,
+          keyPattern: 'sequential',
+          requests,
+          connections,
+          pipelineDepth: P,
+          pipelineMode,
+        }),
+        {
+          onProgress: (done) => {
+            if (done > 0) loadBegan();
+          },
+        },
+      );
+      await began;
+      await sleep(300);
+      const during = await Promise.all([paused, ...others].map(incrCalls));
+      expect(Date.now(), 'the samples were taken while the primary was paused').toBeLessThan(pauseEnds - 200);
+      const pausedDone = during[0]! - before[0]!;
+      const othersDone = during.slice(1).reduce((a, x, i) => a + x - before[i + 1]!, 0);
+      expect(pausedDone).toBe(0);
+      expect(othersDone, `requests completed by the other primaries during the pause`).toBeGreaterThan(
+        connections * 3 * P,
+      );
+
+      const r = await run;
+      expectClean(r, requests);
+      // Sequential keys, exactly requests / keyspaceSize rounds of the key space: each key was
+      // drawn 6 times, and each drawn key was sent once (none skipped, none left pending).
+      const got = await counters(s.prefix);
+      expect(got.size).toBe(keyspaceSize);
+      for (const v of got.values()) expect(v).toBe(requests / keyspaceSize);
+      await s.cleanup();
+    });
+  }
+
+  it('a skewed pattern: each key is sent exactly as often as the key pattern drew it', async () => {
+    const s = await open();
+    const keyspaceSize = 1000;
+    const requests = 20_000;
+    const r = await s.runCell(
+      cell({ test: 'INCR', keyspaceSize, keyPattern: 'zipf', requests, connections, pipelineDepth: P }),
+    );
+    expectClean(r, requests);
+    // The one worker's generator, as the driver seeds it.
+    const keys = createKeyGenerator({ pattern: 'zipf', keyspaceSize, seed: 1, stream: 0, streams: 1 });
+    const expected = new Map<number, number>();
+    for (let i = 0; i < requests; i++) {
+      const k = keys.nextKey();
+      expected.set(k, (expected.get(k) ?? 0) + 1);
+    }
+    expect(await counters(s.prefix)).toEqual(expected);
+    await s.cleanup();
+  });
+
+  it('completes exactly the requested count when the budget runs out mid-batch, across threads', async () => {
+    const s = await open();
+    for (const pipelineMode of ['batch', 'window'] as const) {
+      const r = await s.runCell(
+        cell({
+          test: 'SET',
+          keyspaceSize: 10_000,
+          requests: 10_007,
+          connections: 7,
+          threads: 2,
+          pipelineDepth: P,
+          pipelineMode,
+        }),
+      );
+      expectClean(r, 10_007);
+    }
+    await s.cleanup();
   });
 });
 
