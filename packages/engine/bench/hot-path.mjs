@@ -89,3 +89,66 @@ for (const [name, size] of [
     }
   });
 }
+
+// Cluster mode: one connection's whole cycle per request (draw and route the key, queue it in its
+// node's pending pool, encode it into the node's batch, read and time its reply), with sockets
+// that only count writes: SET 256B, -P 16 per node socket, 3 primaries answering in turn, batch
+// (each node answers all it has) and window (a read answers one to four).
+{
+  const { ClusterConnection } = await import('../dist/cluster/connection.js');
+  const { ClusterRouting } = await import('../dist/cluster/routing.js');
+  const { Workload } = await import('../dist/load/workload.js');
+  const plan = {
+    primaries: [7000, 7001, 7002].map((port) => ({ host: '127.0.0.1', port })),
+    ranges: [
+      [0, 5460, 0],
+      [5461, 10922, 1],
+      [10923, 16383, 2],
+    ],
+  };
+  const tests = findTests(['set']);
+  const depth = 16;
+  for (const window of [false, true]) {
+    const routing = new ClusterRouting(plan, tests, 'rbdb:bench00:', 1_000_000);
+    const workload = new Workload(
+      [compileTest(tests[0], 'rbdb:bench00:', 256)],
+      Uint8Array.from([0]),
+      createKeyGenerator({ pattern: 'uniform', keyspaceSize: 1_000_000, seed: 1 }),
+      createValueSource(256, 256, new Rng(1)),
+      null,
+    );
+    let writes = 0;
+    const socket = {
+      writableLength: 0,
+      write() {
+        writes++;
+        return true;
+      },
+    };
+    const host = {
+      onReplies: (c) => c.fill(Number.POSITIVE_INFINITY),
+      abort: (reason) => {
+        throw new Error(reason);
+      },
+    };
+    const conn = new ClusterConnection(host, workload, routing, depth, window, false, 0, 1);
+    for (const n of conn.nodes) n.socket = socket;
+    const ok = Buffer.from('+OK\r\n'.repeat(depth));
+    conn.fill(Number.POSITIVE_INFINITY);
+    let requests = 0;
+    let round = 0;
+    time(`cluster ${window ? 'window' : 'batch'} P16 on 3 nodes (encode + reply)`, N, (n) => {
+      writes = 0;
+      requests = 0;
+      while (requests < n) {
+        for (const node of conn.nodes) {
+          const k = window ? Math.min(node.inFlight, 1 + (round++ & 3)) : node.inFlight;
+          if (k === 0) continue;
+          node.onRead(k * 5, ok); // onRead is private in TypeScript: the socket's read callback
+          requests += k;
+        }
+      }
+    });
+    console.log(`${''.padEnd(44)} ${(requests / writes).toFixed(1).padStart(7)} requests/write`);
+  }
+}
