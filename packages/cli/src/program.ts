@@ -34,7 +34,7 @@ Pipelining:
 Redis Cluster (--cluster):
   -h/-p name any node. The slots are read from it (CLUSTER SHARDS, else CLUSTER SLOTS) before each
   cell, and every connection (-c) keeps one socket per primary: each request goes to the primary of
-  its key's slot. -P is each node socket's depth (a connection keeps P x primaries in flight), so
+  its key's slot. -P is each node socket's depth: every node socket is a pipeline of its own, so
   each primary sees what one server sees under the same -c and -P. MOVED (the map is updated)
   and ASK (sent again after ASKING) are followed and counted per cell; a redirected request is
   timed from its first send to its final reply. MSET draws its ten keys from one slot. Commandstats
