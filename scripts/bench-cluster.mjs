@@ -1,5 +1,5 @@
 // redis-benchdb --cluster against redis-benchmark --cluster, on one throwaway local cluster.
-//   pnpm -s build && node scripts/bench-cluster.mjs [--rounds 3] [--primaries 3] [--threads 1] [--scale X] [--json]
+//   pnpm bench:cluster [--rounds 3] [--primaries 3] [--threads 1] [--scale X] [--json]
 // Cells: SET and GET, 256-byte values, 100,000 keys, at pipeline 1 and 16 (batch, as
 // redis-benchmark -P) and redis-benchdb's window mode at 16. Requests per run: 100,000 at P1 and
 // 500,000 at P16, times --scale. Each round runs both tools on identical cells, one at a time,

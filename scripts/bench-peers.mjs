@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string' },
     scale: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
-    // Lets the parsing be tested against a stand-in while the real CLI is being written.
+    // Another build of the CLI to measure (e.g. one from an older checkout, to compare versions).
     cli: { type: 'string', default: CLI },
     memtier: { type: 'string' },
   },
