@@ -218,24 +218,17 @@ function summarize(perRound) {
       const ours = perRound.map((r) => pick(r.redisBenchdb, cell.name));
       // redis-benchmark has no window mode: its P16 batch figure is the reference for window cells.
       const theirs = perRound.map((r) => pick(r.redisBenchmark, `P${cell.pipeline} batch`));
-      const ratios = ours.map((o, i) => o.opsPerSec / theirs[i].opsPerSec);
       const medianOf = (xs, get) => median(xs.map(get).filter((v) => v != null));
-      const serverRatios = ours
-        .map((o, i) =>
-          o.serverOpsPerSec && theirs[i].serverOpsPerSec
-            ? o.serverOpsPerSec / theirs[i].serverOpsPerSec
-            : null,
-        )
-        .filter((v) => v !== null);
+      const r = ratiosOf(ours, theirs);
       const row = {
         cell: `${test} ${cell.name}`,
         redisBenchmarkOps: medianOf(theirs, (t) => t.opsPerSec),
         redisBenchdbOps: medianOf(ours, (o) => o.opsPerSec),
-        ratio: median(ratios),
-        minRatio: Math.min(...ratios),
-        maxRatio: Math.max(...ratios),
+        ratio: r.ratio,
+        minRatio: r.min,
+        maxRatio: r.max,
         // The same ratio by the server's count over the middle of each run (null: too short to say).
-        serverRatio: serverRatios.length > 0 ? median(serverRatios) : null,
+        serverRatio: r.serverRatio,
         redisBenchdbP50Us: medianOf(ours, (o) => o.latencyUs.p50Us),
         redisBenchdbP99Us: medianOf(ours, (o) => o.latencyUs.p99Us),
         redisBenchmarkP50Us: medianOf(theirs, (t) => t.latencyUs.p50Us),
