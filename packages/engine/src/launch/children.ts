@@ -61,6 +61,10 @@ export class ServerChild {
     this.cleaned = this.exited.then(() => this.removeFiles());
   }
 
+  get bin(): string {
+    return this.input.bin;
+  }
+
   /** The pid, or undefined when the spawn failed. */
   get pid(): number | undefined {
     return this.proc.pid;

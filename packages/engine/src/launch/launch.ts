@@ -96,42 +96,61 @@ function startTimeout(opts: LaunchOptions): number {
   return opts.startTimeoutMs ?? DEFAULT_LAUNCH_OPTIONS.startTimeoutMs;
 }
 
+/** One try: spawn, wait for the ready line, check a listener answers. Fails with the command and log. */
 async function launchOnce(attempt: Attempt): Promise<AttemptResult> {
-  const { bin, port, opts } = attempt;
+  const spawned = await spawnServer(attempt);
+  const outcome = await waitForReadyLine(spawned.log, spawned.child.exited, attempt.deadline);
+  if (outcome !== 'ready') return failed(spawned, await notReadyReason(outcome, spawned, attempt));
+  // Belt and braces: the ready line is logged once the listeners are bound; check one answers.
+  const target = listenerOf(spawned, attempt);
+  if (!(await waitConnectable(target, Math.max(attempt.deadline, Date.now() + 1_000)))) {
+    const message = `${path.basename(attempt.bin)} logged that it is ready but ${describeTarget(target)} does not accept connections`;
+    return failed(spawned, { message, bindFailure: false });
+  }
+  return { ok: true, server: launchedServer(spawned, attempt) };
+}
+
+/** A server process just spawned, with what it was given and what it logged so far. */
+interface Spawned {
+  child: ServerChild;
+  log: ServerLog;
+  args: string[];
+  unixSocket: string | undefined;
+}
+
+interface NotReady {
+  message: string;
+  /** It could not bind its port: another free port may do. */
+  bindFailure: boolean;
+}
+
+async function spawnServer({ bin, port, opts }: Attempt): Promise<Spawned> {
   const dir = await mkdtemp(path.join(tmpdir(), 'redis-benchdb-server-'));
   const unixSocket = opts.unixSocket ?? (opts.unixSocketInDir ? path.join(dir, 'redis.sock') : undefined);
   const args = serverArgs({ dir, port, unixSocket, tls: opts.tls, config: opts.config });
   const log = new ServerLog();
   const child = new ServerChild({ bin, args, dir, unixSocket, onLine: log.push });
+  return { child, log, args, unixSocket };
+}
 
-  const fail = async (message: string, bindFailure = false, cause?: unknown): Promise<AttemptResult> => {
-    await child.stop();
-    const lines = [...log.lines];
-    const error = new ServerLaunchError(`${message}\n${explain(bin, args, lines)}`, lines, { cause });
-    return { ok: false, bindFailure, error };
-  };
+function listenerOf({ unixSocket }: Spawned, { port, opts }: Attempt): ListenerTarget {
+  return port > 0 ? { port, tls: Boolean(opts.tls) } : { path: unixSocket as string };
+}
 
-  const outcome = await waitForReadyLine(log, child.exited, attempt.deadline);
-  if (outcome !== 'ready') {
-    const why = await notReadyReason(outcome, child, log, attempt);
-    return fail(why.message, why.bindFailure, child.spawnError);
-  }
-  // Belt and braces: the ready line is logged once the listeners are bound; check one answers.
-  const target: ListenerTarget = port > 0 ? { port, tls: Boolean(opts.tls) } : { path: unixSocket as string };
-  if (!(await waitConnectable(target, Math.max(attempt.deadline, Date.now() + 1_000)))) {
-    return fail(
-      `${path.basename(bin)} logged that it is ready but ${describeTarget(target)} does not accept connections`,
-    );
-  }
-  return { ok: true, server: launchedServer(child, attempt, unixSocket) };
+/** Stops what was spawned and returns the error to throw, with the command line and the last log lines. */
+async function failed({ child, log, args }: Spawned, why: NotReady): Promise<AttemptResult> {
+  await child.stop();
+  const lines = [...log.lines];
+  const message = `${why.message}\n${explain(child.bin, args, lines)}`;
+  const error = new ServerLaunchError(message, lines, { cause: child.spawnError });
+  return { ok: false, bindFailure: why.bindFailure, error };
 }
 
 async function notReadyReason(
   outcome: Exclude<ReadyOutcome, 'ready'>,
-  child: ServerChild,
-  log: ServerLog,
+  { child, log }: Spawned,
   { bin, opts }: Attempt,
-): Promise<{ message: string; bindFailure: boolean }> {
+): Promise<NotReady> {
   const name = path.basename(bin);
   if (outcome === 'timeout')
     return { message: `${name} was not ready within ${startTimeout(opts)} ms`, bindFailure: false };
@@ -157,9 +176,8 @@ function explain(bin: string, args: readonly string[], log: readonly string[]): 
 }
 
 function launchedServer(
-  child: ServerChild,
+  { child, unixSocket }: Spawned,
   { bin, version, port, opts }: Attempt,
-  unixSocket?: string,
 ): LaunchedServer {
   const server: LaunchedServer = {
     host: '127.0.0.1',
