@@ -18,6 +18,7 @@ export {
   ServerLaunchError,
   startLocalCluster,
   startServer,
+  stopAllServers,
   stopServers,
 } from './launch/index.js';
 export {
