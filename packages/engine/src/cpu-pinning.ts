@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { findServerBinary } from './server-launcher.js';
+import { findServerBinary } from './launch/binary.js';
 
 export interface Pinning {
   /** The CPU list asked for, e.g. "1" or "0-3,8". */

@@ -1,11 +1,4 @@
 export { ClusterControl, type ClusterPlan } from './cluster/control.js';
-export {
-  type LocalCluster,
-  LocalClusterError,
-  type LocalClusterNode,
-  type LocalClusterOptions,
-  startLocalCluster,
-} from './cluster/local-cluster.js';
 export { ClusterModeError, clusterRefusal, validateClusterTest } from './cluster/routing.js';
 export { keySlot, SLOT_COUNT } from './cluster/slots.js';
 export { ClusterTopologyError, discoverTopology, parseShards, parseSlots } from './cluster/topology.js';
@@ -13,6 +6,21 @@ export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } f
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export { type KeyPattern, KeyPatternError } from './keys.js';
+export {
+  findServerBinary,
+  type LaunchedServer,
+  type LaunchOptions,
+  type LocalCluster,
+  LocalClusterError,
+  type LocalClusterNode,
+  type LocalClusterOptions,
+  readServerVersion,
+  ServerLaunchError,
+  startLocalCluster,
+  startServer,
+  stopAllServers,
+  stopServers,
+} from './launch/index.js';
 export {
   type Arrival,
   type CellOptions,
@@ -25,14 +33,6 @@ export {
 } from './options.js';
 export { HandshakeError } from './run-workers.js';
 export type { Saturation } from './saturation.js';
-export {
-  findServerBinary,
-  type LaunchedServer,
-  type LaunchOptions,
-  readServerVersion,
-  ServerLaunchError,
-  startServer,
-} from './server-launcher.js';
 export {
   BenchSession,
   type CellResult,

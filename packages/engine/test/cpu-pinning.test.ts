@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowedCpus, CpuListError, parseCpuList, pinProcess } from '../src/cpu-pinning.js';
-import { findServerBinary, type LaunchedServer, startServer } from '../src/server-launcher.js';
+import { findServerBinary, type LaunchedServer, startServer } from '../src/launch/index.js';
 
 const started: LaunchedServer[] = [];
 afterEach(async () => {

@@ -7,10 +7,11 @@
  */
 
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { Redis } from 'ioredis';
-import { type LaunchedServer, startServer } from '../server-launcher.js';
-import { SLOT_COUNT } from './slots.js';
+import { SLOT_COUNT } from '../cluster/slots.js';
+import { clusterNodeConfig } from './args.js';
+import { type LaunchedServer, startServer, stopServers } from './launch.js';
+import { pickFreePort } from './ports.js';
 
 export interface LocalClusterOptions {
   /** @default 3 */
@@ -56,7 +57,7 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
   const clients: Redis[] = [];
   const stop = async () => {
     for (const c of clients.splice(0)) c.disconnect();
-    await Promise.all(servers.splice(0).map((s) => s.stop()));
+    await stopServers(servers.splice(0));
   };
   try {
     for (let i = 0; i < primaries + replicas; i++) {
@@ -64,16 +65,7 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
         await startServer({
           ...(opts.bin ? { bin: opts.bin } : {}),
           ...(opts.tls ? { tls: opts.tls } : {}),
-          config: [
-            ...(opts.tls ? ['tls-cluster yes', 'tls-replication yes'] : []),
-            'cluster-enabled yes',
-            'cluster-config-file nodes.conf',
-            // The bus port would be port + 10000, past 65535 for a high free port: pick one.
-            `cluster-port ${await freePort()}`,
-            'cluster-node-timeout 5000',
-            'repl-diskless-sync-delay 0',
-            ...(opts.config ?? []),
-          ],
+          config: [...clusterNodeConfig(await pickFreePort(), Boolean(opts.tls)), ...(opts.config ?? [])],
         }),
       );
     }
@@ -162,15 +154,4 @@ async function until(deadline: number, what: string, cond: () => Promise<boolean
     if (Date.now() > deadline) throw new LocalClusterError(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 }

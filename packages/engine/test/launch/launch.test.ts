@@ -11,8 +11,8 @@ import {
   type LaunchOptions,
   ServerLaunchError,
   startServer,
-} from '../src/server-launcher.js';
-import { makeTestCertificates } from './helpers/tls.js';
+} from '../../src/launch/index.js';
+import { makeTestCertificates } from '../helpers/tls.js';
 
 const started: LaunchedServer[] = [];
 const scratchDirs: string[] = [];
