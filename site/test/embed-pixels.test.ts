@@ -17,6 +17,8 @@ let fx: Fixture;
 let site: { url: string; close: () => Promise<void> };
 let blog: { url: string; close: () => Promise<void>; pages: Map<string, string> };
 let browser: Browser;
+// Page loads and screenshots wait on events; on a loaded 2-core machine one can take long.
+const WAIT_MS = 120_000;
 
 /** A chart as its page's embed box offers it. */
 interface Embed {
@@ -76,6 +78,7 @@ afterAll(async () => {
 
 async function firstLink(path: string, selector: string): Promise<string> {
   const page = await browser.newPage();
+  page.setDefaultTimeout(WAIT_MS);
   await page.goto(site.url + path);
   const href = await page.locator(selector).first().getAttribute('href');
   await page.close();
@@ -84,6 +87,7 @@ async function firstLink(path: string, selector: string): Promise<string> {
 
 async function embedsOf(path: string): Promise<Embed[]> {
   const page = await browser.newPage();
+  page.setDefaultTimeout(WAIT_MS);
   await page.goto(site.url + path);
   const found = await page.locator('figure.chart').evaluateAll((figs) =>
     figs.map((f) => {
@@ -197,6 +201,7 @@ describe('embedded charts show the chart, not just its title', () => {
 
   it('each PNG file has plotted pixels inside its chart area', async () => {
     const probe = await browser.newPage();
+    probe.setDefaultTimeout(WAIT_MS);
     for (const e of embeds) {
       const svgText = await (await fetch(site.url + e.svg)).text();
       const g = geometry(svgText);
@@ -207,10 +212,11 @@ describe('embedded charts show the chart, not just its title', () => {
       expectPlotted(c, whole.width / g.width, `${e.page} ${e.png}`);
     }
     await probe.close();
-  });
+  }, 300_000);
 
   it('in a blog on another origin, the <img> of the SVG, the <img> of the PNG and the iframe each show the chart', async () => {
     const probe = await browser.newPage();
+    probe.setDefaultTimeout(WAIT_MS);
     for (const [i, e] of embeds.entries()) {
       const svgText = await (await fetch(site.url + e.svg)).text();
       const g = geometry(svgText);
@@ -224,6 +230,7 @@ describe('embedded charts show the chart, not just its title', () => {
 <p>${e.iframe}</p>`,
       );
       const ctx = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+      ctx.setDefaultTimeout(WAIT_MS);
       const page = await ctx.newPage();
       await page.goto(blog.url + path);
       for (const id of ['svg', 'png']) {
@@ -271,6 +278,7 @@ describe('where an embed comes from', () => {
     const e = embeds.find((x) => x.id === 'pipeline')!;
     blog.pages.set('/click.html', `<!doctype html><title>post</title><h1>My post</h1>${e.iframe}`);
     const ctx = await browser.newContext();
+    ctx.setDefaultTimeout(WAIT_MS);
     const page = await ctx.newPage();
     await page.goto(`${blog.url}/click.html`);
     const link = page.frameLocator('iframe').locator('.source a').first();
@@ -289,7 +297,7 @@ describe('where an embed comes from', () => {
     // No window.opener for the opened page: it cannot navigate the blog.
     expect(await link.getAttribute('rel')).toContain('noopener');
     await ctx.close();
-  });
+  }, 300_000);
 
   it('every SVG file and iframe page says its date and links to its source', async () => {
     for (const e of embeds) {
