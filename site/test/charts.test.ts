@@ -4,6 +4,7 @@ import { latencyChart, nines } from '../src/lib/charts/latency.js';
 import { overTimeChart } from '../src/lib/charts/over-time.js';
 import { standaloneSvg } from '../src/lib/charts/render.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
+import { ogSvg } from '../src/lib/og.js';
 import type { SweepPoint } from '../src/lib/sweeps.js';
 
 // Charts are pure functions from rows to SVG text: fixed rows must give the stored SVG, byte for
@@ -159,6 +160,8 @@ describe('SVG as XML', () => {
     const file = standaloneSvg(c, { text: bad, url: 'https://example.org/', asOf: 'as of 2025-03-04' });
     const png = new Resvg(file).render().asPng();
     expect(png.subarray(1, 4).toString()).toBe('PNG');
+    const og = ogSvg({ kicker: bad, title: bad, lines: [bad], footer: bad });
+    expect(new Resvg(og).render().asPng().subarray(1, 4).toString()).toBe('PNG');
   });
 });
 
