@@ -317,6 +317,17 @@ describe('where an embed comes from', () => {
     }
   });
 
+  it('an SVG file opened on its own links to its source page', async () => {
+    const e = embeds.find((x) => x.id === 'latency')!;
+    const page = await browser.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    await page.goto(site.url + e.svg);
+    // The blue address is what a reader clicks (the grey lines are in the link too, but a click
+    // lands on a glyph or on nothing).
+    await Promise.all([page.waitForURL(`${site.url}${e.page}`), page.locator('a tspan').click()]);
+    await page.close();
+  }, 300_000);
+
   it('a frozen chart is dated by its result, not by the build', async () => {
     // The fixture's results ran on 2025-03-04 (schemas/examples/valid/suite-run.json).
     for (const e of embeds.filter(
