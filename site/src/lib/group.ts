@@ -3,7 +3,7 @@ import { latencyChart, latencyPoints } from './charts/latency.js';
 import type { Chart } from './charts/render.js';
 import { sweepChart } from './charts/sweep.js';
 import { type Comparison, compareResults, toCompareInput } from './compare.js';
-import { type EmbedTarget, stageEmbed } from './embed.js';
+import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { paths } from './routes.js';
@@ -61,6 +61,7 @@ export function groupPage(
     return get ? latencyPoints(get, `${memberName(m)} · ${get.label}`) : [];
   });
   if (lat.length) charts.push(latencyChart(lat, { title: 'Latency by percentile', source }));
+  const date = asOf(members.map((m) => m.startedAt ?? m.receivedAt));
   const targets = charts.map((chart) => {
     const t: EmbedTarget = {
       chart,
@@ -70,6 +71,7 @@ export function groupPage(
       sourcePath: paths.group(groupId),
       source,
       freshness: 'frozen: a run group never changes',
+      asOf: date,
     };
     stageEmbed(t);
     return t;

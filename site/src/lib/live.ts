@@ -3,7 +3,7 @@ import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
 import type { Chart } from './charts/render.js';
 import { bestBy, HEADLINE_SUITE, headlineCells } from './data.js';
-import { type EmbedTarget, stageEmbed } from './embed.js';
+import { drawnOn, type EmbedTarget, stageEmbed } from './embed.js';
 import { paths } from './routes.js';
 
 /**
@@ -19,6 +19,7 @@ export function liveEmbed(chart: Chart, sourcePath: string, source: string): Emb
     sourcePath,
     source,
     freshness: 'live: follows new results at each build',
+    asOf: drawnOn(),
   };
   stageEmbed(t);
   return t;
