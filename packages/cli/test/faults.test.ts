@@ -83,6 +83,40 @@ describe('run --timeout', () => {
     }
   }, 150_000);
 
+  it('a pause shorter than the deadline completes the cell, with a STALL warning and exit 0', async () => {
+    const server = await testServer();
+    const redis = await client(server);
+    let paused = false;
+    try {
+      const cli = spawnCli(['run', '-p', String(server.port), '-t', 'get', '--duration', '4', '--json'], {
+        timeoutMs: 120_000,
+      });
+      await waitFor(
+        async () => /cmdstat_get:calls=[1-9]/.test(await redis.info('commandstats')),
+        () => `GET load on the server\n${cli.stderr()}`,
+        60_000,
+      );
+      process.kill(server.pid, 'SIGSTOP');
+      paused = true;
+      // The pause's length is the fault injected (under the 10 s default deadline), not a wait for a result.
+      await new Promise((ok) => setTimeout(ok, 1500));
+      process.kill(server.pid, 'SIGCONT');
+      paused = false;
+      const r = await cli.done;
+      expect(r.code, describeResult(r)).toBe(0);
+      const doc = parseDoc(r.stdout);
+      const c = doc.cells[0]!;
+      expect(c.incomplete).toBe(false);
+      expect(c.stall!.maxGapMs).toBeGreaterThanOrEqual(1000);
+      expect(c.latencyUs.maxUs).toBeGreaterThanOrEqual(c.stall!.maxGapMs * 1000 * 0.99);
+      const w = doc.warnings.find((x) => x.code === 'STALL');
+      expect(w?.cell).toBe('GET');
+      expect(w?.message).toMatch(/longest wait [\d.]+ s, beginning [\d.]+ s into the measured phase/);
+    } finally {
+      if (paused) process.kill(server.pid, 'SIGCONT');
+    }
+  }, 150_000);
+
   it('refuses a timeout that is not a number', async () => {
     const r = await runCli(['run', '-p', '1', '-t', 'get', '--timeout', 'soon']);
     expect(r.code, describeResult(r)).toBe(2);
