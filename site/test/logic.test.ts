@@ -54,6 +54,25 @@ describe('compareResults', () => {
     expect(c.cells.map((x) => x.verdicts[1])).toEqual(['slower', 'unknown']);
   });
 
+  it('gives a cell whose replies were mostly errors (ERRORS) neither a ratio nor a verdict', () => {
+    const c = compareResults([
+      input('a', {}, [cell('get', 100, 1), cell('set', 100, 1)]),
+      input('b', {}, [cell('get', 50, 1), { ...cell('set', 900, 1), errors: true }]),
+      input('c', {}, [{ ...cell('get', 200, 1) }, cell('set', 50, 1)]),
+    ]);
+    expect(c.cells.map((x) => x.verdicts)).toEqual([
+      ['unknown', 'slower', 'faster'],
+      ['unknown', 'mostly errors', 'slower'],
+    ]);
+    expect(c.cells[1]!.ratios).toEqual([1, null, 0.5]);
+    const erroringBase = compareResults([
+      input('a', {}, [{ ...cell('set', 900, 1), errors: true }]),
+      input('b', {}, [cell('set', 100, 1)]),
+    ]);
+    expect(erroringBase.cells[0]!.verdicts).toEqual(['mostly errors', 'mostly errors']);
+    expect(erroringBase.cells[0]!.ratios).toEqual([null, null]);
+  });
+
   it('finds nothing to compare when no workload matches, and refuses a single result', () => {
     expect(
       compareResults([input('a', {}, [cell('x', 1, 0)]), input('b', {}, [cell('y', 1, 0)])]).cells,
@@ -134,6 +153,7 @@ const c = (o: Partial<CellView>): CellView => ({
   opsCv: null,
   trialOps: [100],
   unstable: false,
+  errors: false,
   latencyUs: null,
   histogram: null,
   clientBound: null,

@@ -103,6 +103,15 @@ export function buildProgram(
     .option('--threads <n>', 'worker threads sharing the connections', '1')
     .option('--duration <seconds>', 'run each test this long instead of -n requests')
     .option('--warmup <seconds>', 'load before measuring, not recorded')
+    .option(
+      '--timeout <seconds>',
+      'end a cell as incomplete (exit 1) when the server sends no reply this long while requests are outstanding; 0 waits forever',
+      '10',
+    )
+    .option(
+      '--allow-errors',
+      'exit 0 even when a cell is mostly error replies (the ERRORS warning stays in the result)',
+    )
     .addOption(
       new Option('--pipeline-mode <mode>', 'how -P is kept full')
         .choices(['batch', 'window'])

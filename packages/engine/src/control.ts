@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Target } from './options.js';
+import { DEFAULT_REPLY_TIMEOUT_SEC, type Target } from './options.js';
 
 /**
  * The control plane: ioredis for everything that is not measured (handshake checks, INFO,
@@ -128,6 +128,10 @@ function toIoredisOptions(t: Target): RedisOptions {
     // disconnect() otherwise keeps the process alive 2 s after a failed connect.
     disconnectTimeout: 0,
   };
+  // A server that stopped answering must not hang the INFO and cleanup after a cell that hit
+  // the reply deadline: each control command gets the same deadline.
+  const timeoutSec = t.replyTimeoutSec ?? DEFAULT_REPLY_TIMEOUT_SEC;
+  if (timeoutSec > 0) o.commandTimeout = timeoutSec * 1000;
   if (t.socket) o.path = t.socket;
   if (t.tls) {
     const tls = t.tls === true ? {} : t.tls;

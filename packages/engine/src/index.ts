@@ -6,6 +6,7 @@ export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } f
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export { type KeyPattern, KeyPatternError } from './keys.js';
+export type { IncompleteReason } from './load/connection.js';
 export {
   findServerBinary,
   type LaunchedServer,
@@ -25,9 +26,12 @@ export {
   type Arrival,
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
+  DEFAULT_REPLY_TIMEOUT_SEC,
   DEFAULT_TARGET,
+  ERRORS_RATIO,
   OptionsError,
   type PipelineMode,
+  STALL_WARN_MS,
   type Target,
   validateCellOptions,
 } from './options.js';
@@ -37,8 +41,10 @@ export {
   BenchSession,
   type CellResult,
   type CrossCheck,
+  type ErrorReplies,
   type RunCellHooks,
+  type Stall,
   validateClusterCell,
 } from './session.js';
 export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
-export { type CellSummary, summarizeCell } from './trials.js';
+export { type CellSummary, summarizeCell, type TrialRecord } from './trials.js';

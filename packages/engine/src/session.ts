@@ -10,6 +10,7 @@ import { ClusterControl } from './cluster/control.js';
 import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
+import type { IncompleteReason } from './load/connection.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
 import { runWorkers } from './run-workers.js';
@@ -38,8 +39,30 @@ export interface CellResult {
   crossCheck: CrossCheck;
   /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
   redirects: { moved: number; ask: number } | null;
+  /** Error replies in the measured phase, when any came (they are among `completed`). */
+  errorReplies: ErrorReplies | null;
+  /** The longest wait for a reply, when it reached STALL_WARN_MS or the reply deadline. */
+  stall: Stall | null;
   incomplete: boolean;
+  incompleteReason: IncompleteReason | null;
   error: string | null;
+}
+
+/**
+ * Error replies apart from successes: how many, their share of the replies, the throughput of
+ * the successful ones, and the first error's text (cleaned, at most 200 characters).
+ */
+export interface ErrorReplies {
+  count: number;
+  ratio: number;
+  successOpsPerSec: number;
+  example: string;
+}
+
+/** The longest wait for a reply with requests outstanding, and when it began (s into the measured phase). */
+export interface Stall {
+  maxGapMs: number;
+  atSec: number;
 }
 
 /** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */
@@ -221,7 +244,11 @@ function buildResult(
         ask: sum((r) => r.measuredRedirects?.ask ?? 0),
       }
     : null;
-  const error = reports.find((r) => r.error)?.error ?? null;
+  const failed = reports.find((r) => r.error);
+  const error = failed?.error ?? null;
+  const errorCount = Object.values(errors).reduce((a, v) => a + v, 0);
+  const stalls = reports.flatMap((r) => (r.stall ? [r.stall] : []));
+  const stall = stalls.length ? stalls.reduce((a, b) => (b.maxGapMs > a.maxGapMs ? b : a)) : null;
   const isRead = tests.length === 1 && READ_TESTS.has(tests[0]!.name);
   return {
     test: options.setGetRatio ? `SET:GET ${options.setGetRatio.join(':')}` : tests[0]!.name,
@@ -250,9 +277,26 @@ function buildResult(
         }
       : crossCheck(statNames, expected, before, after),
     redirects,
+    errorReplies:
+      errorCount > 0
+        ? {
+            count: errorCount,
+            ratio: round(errorCount / Math.max(completed, errorCount), 6),
+            successOpsPerSec: round(elapsedSec > 0 ? (completed - errorCount) / elapsedSec : 0, 2),
+            example: cleanErrorText(reports.find((r) => r.errorExample)?.errorExample ?? ''),
+          }
+        : null,
+    stall: stall ? { maxGapMs: round(stall.maxGapMs, 3), atSec: round(stall.atSec, 3) } : null,
     incomplete: reports.some((r) => r.incomplete),
+    incompleteReason: failed?.incompleteReason ?? null,
     error,
   };
+}
+
+/** A server's error text as an example to keep: printable ASCII, one line, at most 200 characters. */
+export function cleanErrorText(s: string): string {
+  const clean = s.replace(/[^\x20-\x7e]+/g, ' ').trim();
+  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean || '(no message)';
 }
 
 function crossCheck(

@@ -27,6 +27,8 @@ export interface CellView {
   opsCv: number | null;
   trialOps: number[];
   unstable: boolean;
+  /** Most replies were errors (warning ERRORS): left out of headlines and comparisons. */
+  errors: boolean;
   latencyUs: {
     p50Us: number | null;
     p99Us: number | null;
@@ -133,6 +135,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       opsCv: c.opsPerSec.cv,
       trialOps: c.trials.map((t) => t.opsPerSec),
       unstable: c.unstable,
+      errors: doc.warnings.some((w) => w.code === 'ERRORS' && w.cell === c.label),
       latencyUs: c.latencyUs,
       histogram: c.histogram,
       clientBound: c.saturation?.clientBound ?? null,
@@ -215,6 +218,7 @@ function fromImported(rec: SiteResultRecord): ResultView {
       opsCv: null,
       trialOps: [c.opsPerSec],
       unstable: false,
+      errors: false,
       latencyUs: c.latencyUs.p50Us === null && c.latencyUs.p99Us === null ? null : c.latencyUs,
       histogram: null,
       clientBound: null,

@@ -22,7 +22,7 @@ import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '..
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
-import { buildResultDocument } from '../run/result-document.js';
+import { buildResultDocument, isErrorDominated } from '../run/result-document.js';
 import { createKey, loadKey } from '../signing-key.js';
 import { postEnvelope, serverUrl, setAside, spool } from '../submit.js';
 
@@ -219,7 +219,12 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     const failed = doc.cells.find((c) => c.incomplete && c.error);
     if (failed && !interrupted)
       log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-    return interrupted ? EXIT_INTERRUPTED : doc.incomplete || !kept.ok ? 1 : 0;
+    const erroring = flags.allowErrors ? [] : summaries.filter(isErrorDominated);
+    if (erroring.length > 0)
+      log(
+        `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
+      );
+    return interrupted ? EXIT_INTERRUPTED : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
     await session?.close();

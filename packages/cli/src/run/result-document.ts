@@ -1,4 +1,4 @@
-import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
+import { type CellOptions, type CellSummary, ERRORS_RATIO, SUITES, type Target } from '@redis-benchdb/engine';
 import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
 import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
@@ -24,6 +24,11 @@ export interface RunRecord {
   cluster?: Cluster | null;
 }
 
+/** More than ERRORS_RATIO of the cell's replies were errors: its ops/s are not the command's. */
+export function isErrorDominated(c: CellSummary): boolean {
+  return c.errorReplies !== null && c.errorReplies.ratio > ERRORS_RATIO;
+}
+
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
 export function buildResultDocument(r: RunRecord): ResultV1 {
   const cells = r.cells.map(toCell);
@@ -47,6 +52,25 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
           'UNSTABLE',
           c.label,
           `coefficient of variation ${c.opsPerSec.cv} over ${c.trialCount} trials`,
+        ) as Warning,
+      );
+    if (isErrorDominated(c)) {
+      const e = c.errorReplies!;
+      warnings.push(
+        cellWarning(
+          'ERRORS',
+          c.label,
+          `${e.count} of ${c.completed} replies (${(e.ratio * 100).toFixed(2)}%) were errors, e.g. "${e.example}"; ${e.successOpsPerSec} successful ops/s`,
+        ) as Warning,
+      );
+    }
+    // A wait that hit the deadline is the cell's error already; STALL is for the ones it survived.
+    if (c.stall && c.incompleteReason !== 'reply-timeout')
+      warnings.push(
+        cellWarning(
+          'STALL',
+          c.label,
+          `longest wait ${(c.stall.maxGapMs / 1000).toFixed(2)} s, beginning ${c.stall.atSec.toFixed(1)} s into the measured phase`,
         ) as Warning,
       );
   }
@@ -113,7 +137,10 @@ function toCell(c: CellSummary): Cell {
     saturation: c.saturation,
     crossCheck: c.crossCheck,
     ...(c.redirects ? { redirects: c.redirects } : {}),
+    ...(c.errorReplies ? { errorReplies: c.errorReplies } : {}),
+    ...(c.stall ? { stall: c.stall } : {}),
     incomplete: c.incomplete,
+    ...(c.incompleteReason ? { incompleteReason: c.incompleteReason } : {}),
     error: c.error,
   };
 }

@@ -21,6 +21,13 @@ export type CpuList = string | null;
  * via the `definition` "Base64Histogram".
  */
 export type Base64Histogram = string;
+/**
+ * Why a cell stopped before its end: reply-timeout (no reply within the runner's --timeout), connection-lost, interrupted, failed.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "IncompleteReason".
+ */
+export type IncompleteReason = 'reply-timeout' | 'connection-lost' | 'interrupted' | 'failed';
 
 /**
  * What `redis-benchdb run --out` signs and the database stores. Units are in field names (Us = microseconds, Bytes, Sec, Mhz, KiB). A field that cannot be known is null and its dotted path is listed, with the reason, in the enclosing block's `unknown` map; it is never a guess. See docs/RESULT-FORMAT.md.
@@ -361,7 +368,9 @@ export interface Warning {
     | 'UNSTABLE'
     | 'MONITOR_CLIENTS'
     | 'DEBUG_LOGLEVEL'
-    | 'NOT_PINNED';
+    | 'NOT_PINNED'
+    | 'ERRORS'
+    | 'STALL';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.
@@ -416,7 +425,10 @@ export interface Cell {
   saturation: Saturation;
   crossCheck: CrossCheck;
   redirects?: Redirects;
+  errorReplies?: ErrorReplies;
+  stall?: Stall;
   incomplete: boolean;
+  incompleteReason?: IncompleteReason;
   error: string | null;
 }
 /**
@@ -495,7 +507,10 @@ export interface Trial {
   saturation: Saturation;
   crossCheck: CrossCheck;
   redirects?: Redirects;
+  errorReplies?: ErrorReplies;
+  stall?: Stall;
   incomplete: boolean;
+  incompleteReason?: IncompleteReason;
   error: string | null;
 }
 /**
@@ -576,6 +591,40 @@ export interface CrossCheck {
 export interface Redirects {
   moved: number;
   ask: number;
+}
+/**
+ * Present when error replies came in the measured phase. They are among `completed` and in `opsPerSec`, which count every reply; `successOpsPerSec` counts the others. A cell whose ratio is above 0.5 carries an ERRORS warning.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "ErrorReplies".
+ */
+export interface ErrorReplies {
+  count: number;
+  /**
+   * count / completed.
+   */
+  ratio: number;
+  /**
+   * Successful replies per second (the trials' median, for a cell).
+   */
+  successOpsPerSec: number;
+  /**
+   * The first error reply's text: printable ASCII, at most 200 characters.
+   */
+  example: string;
+}
+/**
+ * The longest wait for a reply with requests outstanding, present when it reached 1 s (a STALL warning) or the reply deadline. It is in the latency figures too.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Stall".
+ */
+export interface Stall {
+  maxGapMs: number;
+  /**
+   * When the wait began, in seconds from the start of the measured phase.
+   */
+  atSec: number;
 }
 
 /**

@@ -751,6 +751,8 @@ export const resultV1Schema = {
             'MONITOR_CLIENTS',
             'DEBUG_LOGLEVEL',
             'NOT_PINNED',
+            'ERRORS',
+            'STALL',
           ],
         },
         message: {
@@ -911,8 +913,17 @@ export const resultV1Schema = {
         redirects: {
           $ref: '#/$defs/Redirects',
         },
+        errorReplies: {
+          $ref: '#/$defs/ErrorReplies',
+        },
+        stall: {
+          $ref: '#/$defs/Stall',
+        },
         incomplete: {
           type: 'boolean',
+        },
+        incompleteReason: {
+          $ref: '#/$defs/IncompleteReason',
         },
         error: {
           type: ['string', 'null'],
@@ -1136,13 +1147,75 @@ export const resultV1Schema = {
         redirects: {
           $ref: '#/$defs/Redirects',
         },
+        errorReplies: {
+          $ref: '#/$defs/ErrorReplies',
+        },
+        stall: {
+          $ref: '#/$defs/Stall',
+        },
         incomplete: {
           type: 'boolean',
+        },
+        incompleteReason: {
+          $ref: '#/$defs/IncompleteReason',
         },
         error: {
           type: ['string', 'null'],
         },
       },
+    },
+    ErrorReplies: {
+      description:
+        'Present when error replies came in the measured phase. They are among `completed` and in `opsPerSec`, which count every reply; `successOpsPerSec` counts the others. A cell whose ratio is above 0.5 carries an ERRORS warning.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'ratio', 'successOpsPerSec', 'example'],
+      properties: {
+        count: {
+          type: 'integer',
+          minimum: 1,
+        },
+        ratio: {
+          description: 'count / completed.',
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+        },
+        successOpsPerSec: {
+          description: "Successful replies per second (the trials' median, for a cell).",
+          type: 'number',
+          minimum: 0,
+        },
+        example: {
+          description: "The first error reply's text: printable ASCII, at most 200 characters.",
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+        },
+      },
+    },
+    Stall: {
+      description:
+        'The longest wait for a reply with requests outstanding, present when it reached 1 s (a STALL warning) or the reply deadline. It is in the latency figures too.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['maxGapMs', 'atSec'],
+      properties: {
+        maxGapMs: {
+          type: 'number',
+          minimum: 0,
+        },
+        atSec: {
+          description: 'When the wait began, in seconds from the start of the measured phase.',
+          type: 'number',
+          minimum: 0,
+        },
+      },
+    },
+    IncompleteReason: {
+      description:
+        "Why a cell stopped before its end: reply-timeout (no reply within the runner's --timeout), connection-lost, interrupted, failed.",
+      enum: ['reply-timeout', 'connection-lost', 'interrupted', 'failed'],
     },
     ErrorCounts: {
       description: 'Error replies and failures by type, e.g. ERR or WRONGTYPE.',
