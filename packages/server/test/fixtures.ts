@@ -136,7 +136,7 @@ afterEach(() => {
   running.clear();
 });
 
-export function spawnService(dbPath: string): Promise<ServiceProcess> {
+export function spawnService(dbPath: string, extraArgs: string[] = []): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
     process.execPath,
@@ -150,6 +150,7 @@ export function spawnService(dbPath: string): Promise<ServiceProcess> {
       '1000000',
       '--per-key-per-minute',
       '1000000',
+      ...extraArgs,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
