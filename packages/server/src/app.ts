@@ -6,6 +6,7 @@ import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
+import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
 import { resultsRoutes } from './routes/results.js';
@@ -55,19 +56,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler(replyWithError);
   app.setNotFoundHandler(replyNotFound);
-  // The body is read as sent: a compressed one would reach ingest as "malformed JSON" (or a deflate
-  // bomb would be inflated). Say what is wrong instead.
-  app.addHook('onRequest', async (request) => {
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
-      throw new HttpError('MISSING_HOST', 400, 'an HTTP/1.1 request needs a host header; send one');
-    const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
-      throw new HttpError(
-        'UNSUPPORTED_CONTENT_ENCODING',
-        415,
-        `content-encoding ${encoding} is not accepted: send the JSON uncompressed`,
-      );
-  });
+  app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
   // Per client address, on every route, before the body is read: the cheap first line. Behind a
   // reverse proxy every request comes from the proxy's address: that needs fastify's trustProxy.
