@@ -254,20 +254,6 @@ export function buildProgram(
     });
 
   program
-    .command('serve')
-    .description('run the ingest HTTP service on a SQLite database')
-    .helpOption('--help', 'show help')
-    .option(
-      '--db <path>',
-      'the SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
-    )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .action(async (opts: { db?: string; port?: string; host?: string }) => {
-      process.exitCode = await others.serve(opts);
-    });
-
-  program
     .command('keygen')
     .description(
       'create the Ed25519 key that signs your results (stored with mode 0600 in your config directory)',
@@ -320,7 +306,6 @@ export interface OtherCommands {
   import(files: string[], flags: ImportFlags): Promise<number>;
   export(flags: { db?: string; jsonl?: boolean }): Promise<number>;
   submit(files: string[], flags: SubmitFlags): Promise<number>;
-  serve(flags: { db?: string; port?: string; host?: string }): Promise<number>;
   retract(id: string, flags: { server?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
@@ -332,7 +317,6 @@ const LAZY_COMMANDS: OtherCommands = {
   import: async (files, f) => (await import('./commands/import.js')).importCommand(files, f),
   export: async (f) => (await import('./commands/export.js')).exportCommand(f),
   submit: async (files, f) => (await import('./commands/submit.js')).submitCommand(files, f),
-  serve: async (f) => (await import('./commands/serve.js')).serveCommand(f),
   retract: async (id, f) => (await import('./commands/retract.js')).retractCommand(id, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
