@@ -6,7 +6,6 @@ export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } f
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export { type KeyPattern, KeyPatternError } from './keys.js';
-export type { IncompleteReason } from './load/connection.js';
 export {
   findServerBinary,
   type LaunchedServer,
@@ -22,6 +21,7 @@ export {
   stopAllServers,
   stopServers,
 } from './launch/index.js';
+export type { IncompleteReason } from './load/connection.js';
 export {
   type Arrival,
   type CellOptions,
