@@ -109,3 +109,4 @@ export {
   type TrialSummary,
   UNSTABLE_CV,
 } from './stats.js';
+export { cleanNullableText, cleanText, type ForbiddenChar, findForbiddenChar, TEXT_MAX } from './text.js';
