@@ -109,4 +109,11 @@ export {
   type TrialSummary,
   UNSTABLE_CV,
 } from './stats.js';
-export { cleanNullableText, cleanText, type ForbiddenChar, findForbiddenChar, TEXT_MAX } from './text.js';
+export {
+  cleanNullableText,
+  cleanText,
+  type ForbiddenChar,
+  findForbiddenChar,
+  stripForbiddenChars,
+  TEXT_MAX,
+} from './text.js';

@@ -14,6 +14,16 @@ const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u
 const FORBIDDEN_MULTILINE =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 
+const FORBIDDEN_MULTILINE_ALL = new RegExp(FORBIDDEN_MULTILINE.source, 'gu');
+
+/**
+ * The text without any character a multi-line free-text field refuses (tab and newline stay), for
+ * showing text stored before the schemas refused them. Unlike cleanText, nothing else changes.
+ */
+export function stripForbiddenChars(text: string): string {
+  return text.replace(FORBIDDEN_MULTILINE_ALL, '');
+}
+
 const BIDI_NAMES: Record<number, string> = {
   8234: 'LEFT-TO-RIGHT EMBEDDING',
   8235: 'RIGHT-TO-LEFT EMBEDDING',

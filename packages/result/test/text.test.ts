@@ -51,7 +51,10 @@ describe('free text in the schemas', () => {
   function freeText(schema: unknown): { path: string; node: Record<string, unknown> }[] {
     const out: { path: string; node: Record<string, unknown> }[] = [];
     const visit = (n: unknown, path: string) => {
-      if (Array.isArray(n)) return n.forEach((x, i) => visit(x, `${path}/${i}`));
+      if (Array.isArray(n)) {
+        for (const [i, x] of n.entries()) visit(x, `${path}/${i}`);
+        return;
+      }
       if (n === null || typeof n !== 'object') return;
       const o = n as Record<string, unknown>;
       const types = ([] as unknown[]).concat(o.type);
