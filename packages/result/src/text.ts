@@ -126,4 +126,8 @@ export const TEXT_MAX = {
   clusterNodeVersion: resultV1Schema.$defs.ClusterNode.properties.version.maxLength,
   clusterNodeHealth: resultV1Schema.$defs.ClusterNode.properties.health.maxLength,
   host: resultV1Schema.properties.target.properties.host.maxLength,
+  error: resultV1Schema.$defs.Cell.properties.error.maxLength,
+  warningMessage: resultV1Schema.$defs.Warning.properties.message.maxLength,
+  cellLabel: resultV1Schema.$defs.Cell.properties.label.maxLength,
+  cellTest: resultV1Schema.$defs.Cell.properties.test.maxLength,
 } as const;
