@@ -1,6 +1,15 @@
 import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
 import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
-import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
+import {
+  type Cell,
+  type Cluster,
+  cleanNullableText,
+  cleanText,
+  type ResultV1,
+  TEXT_MAX,
+  type Warning,
+  type Workload,
+} from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
 
@@ -76,7 +85,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     },
     keyPrefix: r.keyPrefix,
     environment: r.environment as ResultV1['environment'],
-    warnings,
+    // Messages and errors quote what a server or the user sent: cleaned to what the format accepts.
+    warnings: warnings.map((w) => ({ ...w, message: cleanText(w.message, TEXT_MAX.warningMessage) })),
     cells,
     interrupted: r.interrupted,
     incomplete:
@@ -84,8 +94,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
       r.error !== null ||
       r.cells.length < r.plannedCells ||
       r.cells.some((c) => c.incomplete),
-    error: r.error,
-    cleanup: r.cleanup,
+    error: errorText(r.error),
+    cleanup: { ...r.cleanup, error: errorText(r.cleanup.error) },
     ...(r.runGroup ? { runGroup: r.runGroup } : {}),
   };
 }
@@ -99,7 +109,7 @@ function toCell(c: CellSummary): Cell {
     trialCount: c.trialCount,
     opsPerSec: c.opsPerSec,
     unstable: c.unstable,
-    trials: c.trials as Cell['trials'],
+    trials: (c.trials as Cell['trials']).map((t) => ({ ...t, error: errorText(t.error) })),
     latencyUs: c.latencyUs,
     histogram: c.histogram,
     responseTimeUs: c.responseTimeUs,
@@ -114,9 +124,11 @@ function toCell(c: CellSummary): Cell {
     crossCheck: c.crossCheck,
     ...(c.redirects ? { redirects: c.redirects } : {}),
     incomplete: c.incomplete,
-    error: c.error,
+    error: errorText(c.error),
   };
 }
+
+const errorText = (s: string | null) => cleanNullableText(s, TEXT_MAX.error);
 
 export function toWorkload(o: CellOptions): Workload {
   const [min, max] =
