@@ -59,7 +59,7 @@ function storeAsOldRow(db: BenchDb, r: ResultV1, clean: ResultV1): string {
 let dir: string;
 let out: string;
 let stdout: string;
-let ids: { plain: string; hostile: string; undrawable: string };
+let ids: { plain: string; hostile: string; huge: string; undrawable: string };
 let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
 
@@ -80,6 +80,13 @@ beforeAll(async () => {
       plain: ingest(db, JSON.stringify(signResult(sweepResult(1, 0.5), key.privateKeyPem))).id,
       hostile: storeAsOldRow(db, hostile, sweepResult(2, 0.6)),
       undrawable: storeAsOldRow(db, undrawable, sweepResult(3, 0.7)),
+      huge: storeAsOldRow(
+        db,
+        sweepResult(4, 0.8, (r) => {
+          r.environment.client.cpu.model = `Xeon ${'9'.repeat(1 << 20)}`;
+        }),
+        sweepResult(4, 0.8),
+      ),
     };
   } finally {
     db.close();
@@ -152,6 +159,13 @@ describe('a result stored with an RTL override and a 1,000-character CPU model',
   });
 });
 
+describe('a result stored with a 1 MB CPU model', () => {
+  it('gets a page of ordinary weight: the model is cut where it is shown', () => {
+    const page = (id: string) => readFileSync(join(out, 'results', id, 'index.html')).length;
+    expect(page(ids.huge)).toBeLessThan(page(ids.plain) + 20_000);
+  });
+});
+
 describe('a result whose chart cannot be drawn', () => {
   it('is left out, named with its error in the build output and in build-report.json', () => {
     const page = `/results/${ids.undrawable}/`;
@@ -163,7 +177,7 @@ describe('a result whose chart cannot be drawn', () => {
   });
 
   it('while the others are built', () => {
-    for (const id of [ids.plain, ids.hostile])
+    for (const id of [ids.plain, ids.hostile, ids.huge])
       expect(existsSync(join(out, 'results', id, 'index.html')), id).toBe(true);
   });
 });

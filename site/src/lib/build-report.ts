@@ -24,7 +24,8 @@ export function skippedPages(): SkippedPage[] {
  * no file for an empty body.
  */
 export function skipPage(page: string, error: unknown): Response {
-  const text = (error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n')[0] ?? '';
+  // A worker's error arrives as its stack in a new Error's message: its first line says what failed.
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
   skippedPages().push({ page, error: text });
   console.error(`[redis-benchdb site] skipped ${page}: ${text}`);
   return new Response(null, { status: 500 });

@@ -8,7 +8,15 @@ import { stripForbiddenChars } from '@redis-benchdb/result';
  * of the database, and what remains is shown isolated (<bdi>, see Submitted.astro) and cut if long.
  * Tab and newline stay: multi-line quotes and notes keep their lines.
  */
-export const safeText: (s: string) => string = stripForbiddenChars;
+export function safeText(s: string): string {
+  const clean = stripForbiddenChars(s);
+  // Nothing result.v1 accepts that a page shows is longer; an older row's 1 MB CPU model would
+  // otherwise weigh a page down several times over (heading title, environment table, charts).
+  return clean.length > LONGEST_SHOWN ? shortText(clean, LONGEST_SHOWN).text : clean;
+}
+
+/** The most of one submitted string any page shows; the raw JSON download keeps all of it. */
+export const LONGEST_SHOWN = 2000;
 
 /** A copy with safeText applied to every string, except under the keys named (raw bytes kept for download). */
 export function safeStrings<T>(value: T, keep: ReadonlySet<string> = new Set()): T {
