@@ -12,6 +12,7 @@
  *   - Otherwise Redis if there is a `redis_version`, else unknown.
  */
 
+import { cleanServer } from './clean.js';
 import { known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
 
@@ -217,7 +218,7 @@ export function describeServer(
     ),
     unknown,
   };
-  return server;
+  return cleanServer(server);
 }
 
 /** Clients in MONITOR mode: CLIENT LIST lines whose `flags=` contain 'O'. */

@@ -109,3 +109,11 @@ export {
   type TrialSummary,
   UNSTABLE_CV,
 } from './stats.js';
+export {
+  cleanNullableText,
+  cleanText,
+  type ForbiddenChar,
+  findForbiddenChar,
+  stripForbiddenChars,
+  TEXT_MAX,
+} from './text.js';

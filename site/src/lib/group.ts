@@ -9,10 +9,12 @@ import { ogSvg } from './og.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
 import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
+import { shortText } from './text.js';
 
 /** A member's name inside its group: what distinguishes it (the runner's label), else its server. */
 export function memberName(r: ResultView): string {
-  return r.runGroup?.label || `${r.server.product ?? '?'} ${r.server.version ?? ''}`.trim();
+  return shortText(r.runGroup?.label || `${r.server.product ?? '?'} ${r.server.version ?? ''}`.trim(), 80)
+    .text;
 }
 
 /**

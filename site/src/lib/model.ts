@@ -1,6 +1,7 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
 import { checkEnvelopeSignature } from '@redis-benchdb/result';
+import { safeStrings } from './text.js';
 
 /**
  * One shape for every result the site shows, whether our runner measured it (signed) or it was
@@ -79,8 +80,13 @@ export interface ResultView {
 }
 
 export function toResultView(rec: SiteResultRecord): ResultView {
-  return rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+  const view = rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+  // Every string a page, chart or card shows, without control or bidi characters (see text.ts).
+  return safeStrings(view, KEEP_AS_STORED);
 }
+
+/** The raw record is offered for download byte for byte; a histogram is base64, never shown. */
+const KEEP_AS_STORED = new Set(['raw', 'histogram']);
 
 function fromSigned(rec: SiteResultRecord): ResultView {
   // What the page shows is parsed from the signed payload itself, once its signature checks: so a

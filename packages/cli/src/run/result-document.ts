@@ -1,6 +1,15 @@
 import { type CellOptions, type CellSummary, ERRORS_RATIO, SUITES, type Target } from '@redis-benchdb/engine';
 import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
-import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
+import {
+  type Cell,
+  type Cluster,
+  cleanNullableText,
+  cleanText,
+  type ResultV1,
+  TEXT_MAX,
+  type Warning,
+  type Workload,
+} from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
 
@@ -100,7 +109,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     },
     keyPrefix: r.keyPrefix,
     environment: r.environment as ResultV1['environment'],
-    warnings,
+    // Messages and errors quote what a server or the user sent: cleaned to what the format accepts.
+    warnings: warnings.map((w) => ({ ...w, message: cleanText(w.message, TEXT_MAX.warningMessage) })),
     cells,
     interrupted: r.interrupted,
     incomplete:
@@ -108,8 +118,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
       r.error !== null ||
       r.cells.length < r.plannedCells ||
       r.cells.some((c) => c.incomplete),
-    error: r.error,
-    cleanup: r.cleanup,
+    error: errorText(r.error),
+    cleanup: { ...r.cleanup, error: errorText(r.cleanup.error) },
     ...(r.runGroup ? { runGroup: r.runGroup } : {}),
   };
 }
@@ -123,7 +133,7 @@ function toCell(c: CellSummary): Cell {
     trialCount: c.trialCount,
     opsPerSec: c.opsPerSec,
     unstable: c.unstable,
-    trials: c.trials as Cell['trials'],
+    trials: (c.trials as Cell['trials']).map((t) => ({ ...t, error: errorText(t.error) })),
     latencyUs: c.latencyUs,
     histogram: c.histogram,
     responseTimeUs: c.responseTimeUs,
@@ -141,9 +151,11 @@ function toCell(c: CellSummary): Cell {
     ...(c.stall ? { stall: c.stall } : {}),
     incomplete: c.incomplete,
     ...(c.incompleteReason ? { incompleteReason: c.incompleteReason } : {}),
-    error: c.error,
+    error: errorText(c.error),
   };
 }
+
+const errorText = (s: string | null) => cleanNullableText(s, TEXT_MAX.error);
 
 export function toWorkload(o: CellOptions): Workload {
   const [min, max] =

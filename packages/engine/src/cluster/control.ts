@@ -1,4 +1,10 @@
-import type { Cluster, ClusterNode } from '@redis-benchdb/result';
+import {
+  type Cluster,
+  type ClusterNode,
+  cleanNullableText,
+  cleanText,
+  TEXT_MAX,
+} from '@redis-benchdb/result';
 import { ControlPlane, escapeGlob } from '../control.js';
 import type { Target } from '../options.js';
 import { keySlot, SLOT_COUNT } from './slots.js';
@@ -181,13 +187,17 @@ async function describe(
     nodes.push({
       id: n.id,
       role: n.role,
-      host: n.host,
+      // What the nodes announce is recorded as free text: cleaned like the probes' (see probe/clean.ts).
+      host: cleanText(n.host, TEXT_MAX.host),
       port: n.port,
       primaryId: n.primaryId,
       slotRanges: n.slotRanges.length,
       slots: n.slotRanges.reduce((a, [s, e]) => a + e - s + 1, 0),
-      version: await nodeVersion(connected.get(address(n)), target, n),
-      health: n.health,
+      version: cleanNullableText(
+        await nodeVersion(connected.get(address(n)), target, n),
+        TEXT_MAX.clusterNodeVersion,
+      ),
+      health: cleanNullableText(n.health, TEXT_MAX.clusterNodeHealth),
     });
   }
   return { discoveredBy: found.discoveredBy, slotsCovered: covered.size, nodes };

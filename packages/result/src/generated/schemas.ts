@@ -94,6 +94,8 @@ export const resultV1Schema = {
         host: {
           type: 'string',
           minLength: 1,
+          maxLength: 253,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         port: {
           type: 'integer',
@@ -104,6 +106,8 @@ export const resultV1Schema = {
           description: 'A unix socket path; overrides host and port.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 108,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         tls: {
           type: 'boolean',
@@ -172,6 +176,9 @@ export const resultV1Schema = {
     error: {
       description: 'Why the run stopped before its last cell, when a cell failed outright.',
       type: ['string', 'null'],
+      maxLength: 2000,
+      pattern:
+        '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
     },
     cleanup: {
       type: 'object',
@@ -184,6 +191,9 @@ export const resultV1Schema = {
         },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -215,6 +225,7 @@ export const resultV1Schema = {
           type: 'string',
           minLength: 1,
           maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         varies: {
           description:
@@ -274,6 +285,8 @@ export const resultV1Schema = {
         host: {
           type: 'string',
           minLength: 1,
+          maxLength: 253,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         port: {
           type: 'integer',
@@ -300,10 +313,14 @@ export const resultV1Schema = {
           description:
             'INFO server (valkey_version, else redis_version); null when the node could not be asked.',
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         health: {
           description: 'CLUSTER SHARDS health (online, failed, loading); null from CLUSTER SLOTS.',
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -335,10 +352,13 @@ export const resultV1Schema = {
       type: 'object',
       propertyNames: {
         pattern: '^[A-Za-z][A-Za-z0-9]*(\\.[A-Za-z0-9]+)*$',
+        maxLength: 100,
       },
       additionalProperties: {
         type: 'string',
         minLength: 1,
+        maxLength: 500,
+        pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
       },
     },
     Base64Histogram: {
@@ -386,9 +406,13 @@ export const resultV1Schema = {
           properties: {
             model: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             vendor: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             sockets: {
               type: ['integer', 'null'],
@@ -480,9 +504,13 @@ export const resultV1Schema = {
             },
             hypervisor: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             container: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -493,9 +521,13 @@ export const resultV1Schema = {
           properties: {
             provider: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             instanceType: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -508,20 +540,30 @@ export const resultV1Schema = {
               description: 'process.platform, e.g. linux, darwin.',
               type: 'string',
               minLength: 1,
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             distro: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             release: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             kernel: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             arch: {
               description: 'process.arch, e.g. x64, arm64.',
               type: 'string',
               minLength: 1,
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -537,11 +579,15 @@ export const resultV1Schema = {
             },
             defrag: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
         cpuGovernor: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         swapTotalBytes: {
           type: ['integer', 'null'],
@@ -554,8 +600,14 @@ export const resultV1Schema = {
         mitigations: {
           description: 'CPU vulnerability mitigations, by vulnerability, as the kernel reports them.',
           type: ['object', 'null'],
+          propertyNames: {
+            maxLength: 64,
+            pattern: '^[A-Za-z0-9_.-]+$',
+          },
           additionalProperties: {
             type: 'string',
+            maxLength: 500,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         unknown: {
@@ -599,12 +651,18 @@ export const resultV1Schema = {
         },
         version: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         gitSha: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         buildId: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         mode: {
           type: ['string', 'null'],
@@ -616,6 +674,8 @@ export const resultV1Schema = {
         },
         allocator: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         ioThreads: {
           type: ['integer', 'null'],
@@ -632,12 +692,16 @@ export const resultV1Schema = {
             save: {
               description: 'CONFIG GET save; an empty string means RDB snapshots are off.',
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             appendonly: {
               type: ['boolean', 'null'],
             },
             appendfsync: {
               type: ['string', 'null'],
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -648,16 +712,24 @@ export const resultV1Schema = {
         },
         maxmemoryPolicy: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         multiplexingApi: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         os: {
           description: 'INFO server os.',
           type: ['string', 'null'],
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         loglevel: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         connectedClients: {
           description: "Before the run, the runner's control connection included.",
@@ -758,10 +830,14 @@ export const resultV1Schema = {
         message: {
           type: 'string',
           minLength: 1,
+          maxLength: 2000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cell: {
           description: 'The label of the cell it is about, or null for the whole run.',
           type: ['string', 'null'],
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -798,11 +874,15 @@ export const resultV1Schema = {
           description: 'What sets the cell apart, e.g. `GET P16`.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         test: {
           description: 'The test as run, e.g. GET or `SET:GET 1:10`.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         workloadFingerprint: {
           description:
@@ -927,6 +1007,9 @@ export const resultV1Schema = {
         },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -958,6 +1041,8 @@ export const resultV1Schema = {
         test: {
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         command: {
           description:
@@ -966,6 +1051,8 @@ export const resultV1Schema = {
           minItems: 1,
           items: {
             type: 'string',
+            maxLength: 1024,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         setGetRatio: {
@@ -1161,6 +1248,9 @@ export const resultV1Schema = {
         },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1191,6 +1281,7 @@ export const resultV1Schema = {
           type: 'string',
           minLength: 1,
           maxLength: 200,
+          pattern: '^[\\u0020-\\u007E]*$',
         },
       },
     },
@@ -1355,10 +1446,14 @@ export const resultV1Schema = {
           items: {
             type: 'string',
             minLength: 1,
+            maxLength: 64,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         note: {
           type: 'string',
+          maxLength: 500,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1441,6 +1536,9 @@ export const importedV1Schema = {
         'What a reader needs to weigh the figures: conflicts within the source, how a field was read, what was left out and why.',
       type: ['string', 'null'],
       minLength: 1,
+      maxLength: 4000,
+      pattern:
+        '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
     },
   },
   $defs: {
@@ -1464,11 +1562,15 @@ export const importedV1Schema = {
           description: "The document's title and where it is from, or the file's name.",
           type: 'string',
           minLength: 1,
+          maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         section: {
           description: 'The heading of the section the figures are in.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         url: {
           type: ['string', 'null'],
@@ -1492,6 +1594,9 @@ export const importedV1Schema = {
             "For a published document (required there): the exact lines the figures come from; several excerpts are joined by a line `[...]`. Null for a tool's own output file, which contentSha256 identifies whole.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 16000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
       if: {
@@ -1519,10 +1624,14 @@ export const importedV1Schema = {
           description: "The source's own words, e.g. `Xeon X5670 @ 2.93GHz, Linux 2.6.32`.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 500,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cpuModel: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cores: {
           description: 'Only when the source gives the number.',
@@ -1537,11 +1646,15 @@ export const importedV1Schema = {
           description: 'A hosting provider, e.g. `Linode`.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 100,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         instanceType: {
           description: "The provider's name for the machine, e.g. `Linode 2048`.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 100,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1556,6 +1669,8 @@ export const importedV1Schema = {
         version: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1572,11 +1687,15 @@ export const importedV1Schema = {
         version: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         commandLine: {
           description: 'The command as the source gives it, without a shell prompt.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 1000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1591,12 +1710,16 @@ export const importedV1Schema = {
             "The test's name exactly as the source prints it, e.g. `LPUSH (again, in order to bench LRANGE)`, `Totals`.",
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         test: {
           description:
             'The command it exercises, upper case (`LRANGE` for `LRANGE_100 (first 100 elements)`), or `SET:GET 1:10` for a memtier mix.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         workload: {
           $ref: '#/$defs/ImportedWorkload',
