@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { CleanupFlags } from './commands/cleanup.js';
 import type { ImportFlags } from './commands/import.js';
 import type { SubmitFlags } from './commands/submit.js';
 import { CliError, EXIT_USAGE } from './errors.js';
@@ -182,6 +183,26 @@ export function buildProgram(
     });
   addTargetOptions(sysinfo);
 
+  const cleanup = program
+    .command('cleanup')
+    .description(
+      'remove the keys earlier runs left (killed, or a cleanup stopped): only prefixes a run marked as its own',
+    )
+    .helpOption('--help', 'show help')
+    .option('--prefix <prefix>', 'only this run prefix, e.g. rbdb:3f9c1a: (as the run printed it)')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--yes', 'remove without asking (needed when not on a terminal)')
+    .option('--force', 'also remove the keys of runs that still look alive')
+    .option('--cluster', 'Redis Cluster: -h/-p name any node; every primary is scanned')
+    .addHelpText(
+      'after',
+      '\nThe password: -a, or the REDISCLI_AUTH environment variable (as redis-cli reads it).\n',
+    )
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      process.exitCode = await others.cleanup(typedFlags(opts, cmd) as CleanupFlags);
+    });
+  addTargetOptions(cleanup);
+
   program
     .command('import')
     .description(
@@ -315,6 +336,7 @@ export interface OtherCommands {
   retract(id: string, flags: { server?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
+  cleanup(flags: CleanupFlags): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
 }
 
@@ -327,6 +349,7 @@ const LAZY_COMMANDS: OtherCommands = {
   retract: async (id, f) => (await import('./commands/retract.js')).retractCommand(id, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
+  cleanup: async (f) => (await import('./commands/cleanup.js')).cleanupCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),
 };
 

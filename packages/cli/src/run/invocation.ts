@@ -1,0 +1,77 @@
+import { realpathSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { constants } from 'node:os';
+import type { Target } from '@redis-benchdb/engine';
+
+/**
+ * How the user started this CLI, so that a printed hint can be pasted as is: `npx redis-benchdb`
+ * under npx, `pnpm -s redis-benchdb` from the repository's script, `redis-benchdb` when that name
+ * on PATH is this very file, else `node /path/to/bin.js`.
+ */
+export function cliName(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): string {
+  if (env.npm_command === 'exec') return 'npx redis-benchdb';
+  if (env.npm_lifecycle_event === 'redis-benchdb')
+    return env.npm_config_user_agent?.startsWith('pnpm')
+      ? 'pnpm -s redis-benchdb'
+      : 'npm run -s redis-benchdb --';
+  const script = argv[1];
+  if (!script) return 'redis-benchdb';
+  const self = real(script);
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, 'redis-benchdb');
+    if (self && real(candidate) === self) return 'redis-benchdb';
+  }
+  return `${shellQuote(process.execPath)} ${shellQuote(script)}`;
+}
+
+/** The flags that reach `target` again, password left out (it must not land in a log or a history). */
+export function connectionFlags(t: Target): string[] {
+  const out: string[] = [];
+  if (t.socket) out.push('-s', t.socket);
+  else out.push('-h', t.host, '-p', String(t.port));
+  if (t.user) out.push('--user', t.user);
+  if (t.db) out.push('--dbnum', String(t.db));
+  if (t.tls) {
+    out.push('--tls');
+    if (typeof t.tls === 'object') {
+      if (t.tls.caFile) out.push('--cacert', t.tls.caFile);
+      if (t.tls.certFile) out.push('--cert', t.tls.certFile);
+      if (t.tls.keyFile) out.push('--key', t.tls.keyFile);
+      if (t.tls.servername) out.push('--sni', t.tls.servername);
+      if (t.tls.insecure) out.push('--insecure');
+    }
+  }
+  if (t.cluster) out.push('--cluster');
+  return out;
+}
+
+/**
+ * The command that removes what a run left under `prefix`, and, when the server needs a password,
+ * how to give it (REDISCLI_AUTH, as redis-cli reads it; `cleanup` reads it too).
+ */
+export function cleanupHint(target: Target, prefix: string | null): string {
+  const words = ['cleanup', ...connectionFlags(target), ...(prefix ? ['--prefix', prefix, '--yes'] : [])];
+  const cmd = `${cliName()} ${words.map(shellQuote).join(' ')}`;
+  return target.password !== undefined && process.env.REDISCLI_AUTH !== target.password
+    ? `REDISCLI_AUTH='<the password>' ${cmd}   (the password is left out: put it in REDISCLI_AUTH, or add -a)`
+    : cmd;
+}
+
+/** `word` as one POSIX shell word: bare when safe, else in single quotes. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** 128 + the signal's number: what a shell reports for a process a signal ended (130 for SIGINT). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 2);
+}
+
+function real(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? realpathSync(path) : null;
+  } catch {
+    return null;
+  }
+}
