@@ -186,7 +186,7 @@ export function buildProgram(
   const cleanup = program
     .command('cleanup')
     .description(
-      'remove the keys earlier runs left (killed, or a cleanup stopped): only prefixes a run marked as its own',
+      'remove keys that killed runs left: only prefixes a run marked as its own (rbdb:<id>:__run__)',
     )
     .helpOption('--help', 'show help')
     .option('--prefix <prefix>', 'only this run prefix, e.g. rbdb:3f9c1a: (as the run printed it)')
@@ -194,10 +194,7 @@ export function buildProgram(
     .option('--yes', 'remove without asking (needed when not on a terminal)')
     .option('--force', 'also remove the keys of runs that still look alive')
     .option('--cluster', 'Redis Cluster: -h/-p name any node; every primary is scanned')
-    .addHelpText(
-      'after',
-      '\nThe password: -a, or the REDISCLI_AUTH environment variable (as redis-cli reads it).\n',
-    )
+    .addHelpText('after', '\nThe password: -a, or $REDISCLI_AUTH (as redis-cli reads it).\n')
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
       process.exitCode = await others.cleanup(typedFlags(opts, cmd) as CleanupFlags);
     });
@@ -237,16 +234,12 @@ export function buildProgram(
 
   program
     .command('submit')
-    .description(
-      'post signed results (run --out files) to the ingest service; --pending sends what could not be delivered before',
-    )
+    .description('post signed results (run --out files) to the ingest service; --pending: what waits')
     .helpOption('--help', 'show help')
     .argument('[file...]', 'signed result files')
-    .option(
-      '--server <url>',
-      'the ingest service (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
-    )
-    .option('--pending', 'send the results waiting in the spool')
+    .option('--server <url>', 'the ingest service (default: $REDIS_BENCHDB_SERVER, or config.json)')
+    .option('--pending', 'send the results waiting in the spool, each to the service it was meant for')
+    .option('--db <path>', 'the local database whose spool (beside it) to use (default: as run)')
     .option('--json', 'print the outcome of each file as JSON')
     .action(async (files: string[], opts: SubmitFlags) => {
       process.exitCode = await others.submit(files, opts);

@@ -1,6 +1,6 @@
+import { keySlot } from './cluster/slots.js';
 import type { ControlPlane } from './control.js';
 import { escapeGlob } from './control.js';
-import { keySlot } from './cluster/slots.js';
 
 /** Where a run's keys live: one server, or every primary of a cluster. */
 export interface KeyStore {

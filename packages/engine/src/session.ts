@@ -13,8 +13,8 @@ import { ControlPlane } from './control.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
 import type { KeyStore } from './prefix-keys.js';
-import { runWorkers } from './run-workers.js';
 import { markRun, removeRun } from './run-marker.js';
+import { runWorkers } from './run-workers.js';
 import { type Saturation, summarizeSaturation } from './saturation.js';
 
 export interface CellResult {

@@ -19,15 +19,15 @@ import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
 import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '../run/launched-group.js';
+import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
-import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { Progress } from '../run/progress.js';
 import { buildResultDocument } from '../run/result-document.js';
 import { RunStop } from '../run/stop.js';
 import { createKey, loadKey } from '../signing-key.js';
+import { pendingHint, postEnvelope, serverUrl, setAside, spool } from '../submit.js';
 import { VERSION } from '../version.js';
-import { postEnvelope, serverUrl, setAside, spool } from '../submit.js';
 
 const SUITE_ID = 'standard-v1';
 const PRODUCT_NAMES: Record<string, string> = {
@@ -258,14 +258,12 @@ async function keepAndSubmit(
         `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
       );
     else if (out.kind === 'unavailable') {
-      const path = await spool(signed, id ?? `result-${Date.now()}`);
-      lines.push(
-        `not submitted: ${out.reason}. Kept in ${path}: send it later with redis-benchdb submit --pending`,
-      );
+      const path = await spool(signed, opts.submitTo, opts.db);
+      lines.push(`not submitted: ${out.reason}. Kept in ${path}: send it later with ${pendingHint(opts.db)}`);
     } else {
       ok = false;
       const path = await setAside(
-        await spool(signed, id ?? `result-${Date.now()}`),
+        await spool(signed, opts.submitTo, opts.db),
         `${out.status} ${out.code}: ${out.message}`,
       );
       lines.push(

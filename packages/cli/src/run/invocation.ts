@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { constants } from 'node:os';
+import { delimiter, join } from 'node:path';
 import type { Target } from '@redis-benchdb/engine';
 
 /**

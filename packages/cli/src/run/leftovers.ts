@@ -1,4 +1,10 @@
-import { type BenchSession, countPrefix, findRuns, type LaunchedServer, type Target } from '@redis-benchdb/engine';
+import {
+  type BenchSession,
+  countPrefix,
+  findRuns,
+  type LaunchedServer,
+  type Target,
+} from '@redis-benchdb/engine';
 import { cleanupHint } from './invocation.js';
 import type { GroupMember } from './launched-group.js';
 
@@ -67,7 +73,9 @@ export async function mentionLeftovers(
   const stale = runs.filter((r) => !r.running);
   const running = runs.length - stale.length;
   if (running > 0)
-    log(`${running} other run${running > 1 ? 's are' : ' is'} using this server now: this run's figures share it`);
+    log(
+      `${running} other run${running > 1 ? 's are' : ' is'} using this server now: this run's figures share it`,
+    );
   if (stale.length === 0) return;
   const keys = stale.reduce((a, r) => a + r.keys, 0);
   const atLeast = stale.some((r) => !r.countComplete) ? 'at least ' : '';
