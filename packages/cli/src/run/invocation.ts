@@ -1,28 +1,30 @@
 import { realpathSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import type { Target } from '@redis-benchdb/engine';
 
 /**
  * How the user started this CLI, so that a printed hint can be pasted as is: `npx redis-benchdb`
  * under npx, `pnpm -s redis-benchdb` from the repository's script, `redis-benchdb` when that name
- * on PATH is this very file, else `node /path/to/bin.js`.
+ * on the user's PATH is this very file, else `/path/to/node /path/to/bin.js`.
  */
 export function cliName(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): string {
-  if (env.npm_command === 'exec') return 'npx redis-benchdb';
+  const script = argv[1];
+  // npx runs a package it fetched from its cache (~/.npm/_npx/<hash>/node_modules/...).
+  if (script?.includes(`${sep}_npx${sep}`)) return 'npx redis-benchdb';
   if (env.npm_lifecycle_event === 'redis-benchdb')
     return env.npm_config_user_agent?.startsWith('pnpm')
       ? 'pnpm -s redis-benchdb'
       : 'npm run -s redis-benchdb --';
-  const script = argv[1];
-  if (!script) return 'redis-benchdb';
-  const self = real(script);
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'redis-benchdb');
-    if (self && real(candidate) === self) return 'redis-benchdb';
+  const self = script ? real(script) : null;
+  for (const dir of self ? (env.PATH ?? '').split(delimiter) : []) {
+    if (!dir || real(join(dir, 'redis-benchdb')) !== self) continue;
+    // node_modules/.bin is on PATH only inside npx or a package script, not in the user's shell.
+    if (!dir.endsWith(join('node_modules', '.bin'))) return 'redis-benchdb';
+    if (env.npm_command === 'exec') return 'npx redis-benchdb';
+    break;
   }
-  return `${shellQuote(process.execPath)} ${shellQuote(script)}`;
+  return script ? `${shellQuote(process.execPath)} ${shellQuote(script)}` : 'redis-benchdb';
 }
 
 /** The flags that reach `target` again, password left out (it must not land in a log or a history). */
