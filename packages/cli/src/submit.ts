@@ -103,7 +103,7 @@ export interface SpoolEntry {
 /**
  * Keep a signed envelope for `server`, named by its content id (the result's id), so that two
  * different files never collide and the same result twice is one entry. The services it is for are
- * kept beside it (`<id>.servers.json`), so `submit --pending` sends each where it was meant to go.
+ * kept beside it (`<id>.servers`), so `submit --pending` sends each where it was meant to go.
  */
 export async function spool(body: string, server: string, dbPath?: string): Promise<string> {
   const dir = spoolDir(dbPath);
@@ -125,7 +125,7 @@ export async function pendingEntries(dbPath?: string): Promise<SpoolEntry[]> {
     return [];
   }
   const entries: SpoolEntry[] = [];
-  for (const f of names.filter((n) => n.endsWith('.json') && !n.endsWith(SERVERS)).sort()) {
+  for (const f of names.filter((n) => n.endsWith('.json')).sort()) {
     const file = join(dir, f);
     entries.push({ file, servers: await readServers(file) });
   }
@@ -151,7 +151,7 @@ export async function setAside(path: string, reason: string): Promise<string> {
   return target;
 }
 
-const SERVERS = '.servers.json';
+const SERVERS = '.servers';
 
 function serversFile(entry: string): string {
   return `${entry.slice(0, -'.json'.length)}${SERVERS}`;

@@ -62,7 +62,7 @@ async function idOf(file: string): Promise<string> {
 
 const entries = (dir: string) =>
   readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.endsWith('.servers.json'))
+    .filter((f) => f.endsWith('.json'))
     .sort();
 
 /** POSIX shell words, as the hints quote them. */
@@ -162,7 +162,7 @@ describe('the spool', () => {
     const spool = path.join(path.dirname(db), 'spool');
     expect(r.stderr).toContain(`Kept in ${path.join(spool, `${id}.json`)}`);
     expect(r.stderr).toMatch(/send it later with .* submit --pending --db \S*db\.sqlite/);
-    expect(JSON.parse(readFileSync(path.join(spool, `${id}.servers.json`), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(path.join(spool, `${id}.servers`), 'utf8'))).toEqual({
       servers: [down],
     });
 
