@@ -11,8 +11,9 @@ What it does:
   Drives a Redis-compatible server (Redis, Valkey, KeyDB, Dragonfly) with a lean RESP client that
   keeps up with redis-benchmark, times every request in an HDR histogram, checks its own count
   against the server's INFO commandstats, and says when the client rather than the server was the
-  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C too);
-  it never runs FLUSHALL or FLUSHDB.
+  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C,
+  SIGTERM and SIGHUP too; \`redis-benchdb cleanup\` removes what a killed run left); it never runs
+  FLUSHALL or FLUSHDB.
 
   With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
