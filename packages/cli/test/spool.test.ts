@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,8 +57,8 @@ async function serve(port: number) {
 
 /** The result id (content id) of a signed file: the hex SHA-256 of its payload. */
 async function idOf(file: string): Promise<string> {
-  const { contentId } = await import('../../result/dist/index.js');
-  return contentId((JSON.parse(readFileSync(file, 'utf8')) as { payload: string }).payload);
+  const payload = (JSON.parse(readFileSync(file, 'utf8')) as { payload: string }).payload;
+  return createHash('sha256').update(payload, 'utf8').digest('hex');
 }
 
 const entries = (dir: string) =>
