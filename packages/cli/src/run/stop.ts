@@ -1,6 +1,10 @@
 import { signalExitCode } from './invocation.js';
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The signals that stop a run (and a run group) cleanly. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The exit codes of a run those signals stopped: 130, 143, 129. */
+export const INTERRUPT_CODES: ReadonlySet<number> = new Set(STOP_SIGNALS.map((s) => signalExitCode(s)));
+export { signalExitCode };
 
 /**
  * How a run is stopped from outside. SIGINT (Ctrl-C), SIGTERM and SIGHUP all mean "stop": the first
@@ -37,11 +41,11 @@ export class RunStop {
   }
 
   install(): void {
-    for (const s of SIGNALS) process.on(s, this.handler);
+    for (const s of STOP_SIGNALS) process.on(s, this.handler);
   }
 
   uninstall(): void {
-    for (const s of SIGNALS) process.off(s, this.handler);
+    for (const s of STOP_SIGNALS) process.off(s, this.handler);
   }
 
   private receive(s: NodeJS.Signals): void {
