@@ -79,12 +79,12 @@ export async function removeRun(
 ): Promise<{ removed: number; stopped: boolean }> {
   const alive = `${prefix}${ALIVE_KEY}`;
   const marker = `${prefix}${MARKER_KEY}`;
-  await store.forKey(alive).redis.del(alive);
+  await removeOne(store, alive);
   const out = await removePrefix(store, prefix, {
     except: new Set([marker]),
     ...(signal ? { signal } : {}),
   });
-  if (!out.stopped) await store.forKey(marker).redis.del(marker);
+  if (!out.stopped) await removeOne(store, marker);
   return out;
 }
 
@@ -145,6 +145,17 @@ export async function readMarker(store: KeyStore, prefix: string): Promise<RunMa
     startedAt: h.startedAt ?? '?',
     runner: h.runner,
   };
+}
+
+/** UNLINK, as the rest of the cleanup (an ACL that allows the cleanup allows this); DEL before Redis 4. */
+async function removeOne(store: KeyStore, key: string): Promise<void> {
+  const redis = store.forKey(key).redis;
+  try {
+    await redis.unlink(key);
+  } catch (err) {
+    if (!/unknown command/i.test((err as Error).message)) throw err;
+    await redis.del(key);
+  }
 }
 
 function pidAlive(pid: number): boolean {

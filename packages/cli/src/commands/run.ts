@@ -107,7 +107,12 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     session = await BenchSession.open(plan.target);
     // A throwaway server is new: nothing earlier can be on it.
     if (!launched && !member) await mentionLeftovers(session, plan.target, log);
-    await session.markStart(`redis-benchdb ${VERSION}`);
+    await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
+      // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
+      log(
+        `warning: could not mark ${session!.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+      ),
+    );
     const startedAt = new Date();
     if (mode === 'text') log('describing the machine, the server and the link...');
     const environment = await collectEnvironment(session, plan.target, {
