@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { contentId } from '@redis-benchdb/result';
 import { cliName, shellQuote } from './run/invocation.js';
@@ -36,7 +36,8 @@ export function spoolDir(dbPath?: string, env: NodeJS.ProcessEnv = process.env):
 
 /** The command that sends the spool of `dbPath` later, as the user can paste it. */
 export function pendingHint(dbPath: string | undefined): string {
-  return `${cliName()} submit --pending${dbPath ? ` --db ${shellQuote(dbPath)}` : ''}`;
+  // Absolute: the hint must work from whatever directory it is pasted in.
+  return `${cliName()} submit --pending${dbPath ? ` --db ${shellQuote(resolve(dbPath))}` : ''}`;
 }
 
 export type SubmitOutcome =

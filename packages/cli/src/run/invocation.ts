@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 import type { Target } from '@redis-benchdb/engine';
 
 /**
@@ -27,19 +27,22 @@ export function cliName(env: NodeJS.ProcessEnv = process.env, argv: string[] = p
   return script ? `${shellQuote(process.execPath)} ${shellQuote(script)}` : 'redis-benchdb';
 }
 
-/** The flags that reach `target` again, password left out (it must not land in a log or a history). */
+/**
+ * The flags that reach `target` again, password left out (it must not land in a log or a history).
+ * Paths are absolute, so that the command works from any directory.
+ */
 export function connectionFlags(t: Target): string[] {
   const out: string[] = [];
-  if (t.socket) out.push('-s', t.socket);
+  if (t.socket) out.push('-s', resolve(t.socket));
   else out.push('-h', t.host, '-p', String(t.port));
   if (t.user) out.push('--user', t.user);
   if (t.db) out.push('--dbnum', String(t.db));
   if (t.tls) {
     out.push('--tls');
     if (typeof t.tls === 'object') {
-      if (t.tls.caFile) out.push('--cacert', t.tls.caFile);
-      if (t.tls.certFile) out.push('--cert', t.tls.certFile);
-      if (t.tls.keyFile) out.push('--key', t.tls.keyFile);
+      if (t.tls.caFile) out.push('--cacert', resolve(t.tls.caFile));
+      if (t.tls.certFile) out.push('--cert', resolve(t.tls.certFile));
+      if (t.tls.keyFile) out.push('--key', resolve(t.tls.keyFile));
       if (t.tls.servername) out.push('--sni', t.tls.servername);
       if (t.tls.insecure) out.push('--insecure');
     }
