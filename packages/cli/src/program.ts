@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { CleanupFlags } from './commands/cleanup.js';
 import type { ImportFlags } from './commands/import.js';
 import type { SubmitFlags } from './commands/submit.js';
 import { CliError, EXIT_USAGE } from './errors.js';
@@ -10,8 +11,9 @@ What it does:
   Drives a Redis-compatible server (Redis, Valkey, KeyDB, Dragonfly) with a lean RESP client that
   keeps up with redis-benchmark, times every request in an HDR histogram, checks its own count
   against the server's INFO commandstats, and says when the client rather than the server was the
-  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C too);
-  it never runs FLUSHALL or FLUSHDB.
+  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C,
+  SIGTERM and SIGHUP too; \`redis-benchdb cleanup\` removes what a killed run left); it never runs
+  FLUSHALL or FLUSHDB.
 
   With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
@@ -191,6 +193,23 @@ export function buildProgram(
     });
   addTargetOptions(sysinfo);
 
+  const cleanup = program
+    .command('cleanup')
+    .description(
+      'remove keys that killed runs left: only prefixes a run marked as its own (rbdb:<id>:__run__)',
+    )
+    .helpOption('--help', 'show help')
+    .option('--prefix <prefix>', 'only this run prefix, e.g. rbdb:3f9c1a: (as the run printed it)')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--yes', 'remove without asking (needed when not on a terminal)')
+    .option('--force', 'also remove the keys of runs that still look alive')
+    .option('--cluster', 'Redis Cluster: -h/-p name any node; every primary is scanned')
+    .addHelpText('after', '\nThe password: -a, or $REDISCLI_AUTH (as redis-cli reads it).\n')
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      process.exitCode = await others.cleanup(typedFlags(opts, cmd) as CleanupFlags);
+    });
+  addTargetOptions(cleanup);
+
   program
     .command('import')
     .description(
@@ -225,16 +244,12 @@ export function buildProgram(
 
   program
     .command('submit')
-    .description(
-      'post signed results (run --out files) to the ingest service; --pending sends what could not be delivered before',
-    )
+    .description('post signed results (run --out files) to the ingest service; --pending: what waits')
     .helpOption('--help', 'show help')
     .argument('[file...]', 'signed result files')
-    .option(
-      '--server <url>',
-      'the ingest service (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
-    )
-    .option('--pending', 'send the results waiting in the spool')
+    .option('--server <url>', 'the ingest service (default: $REDIS_BENCHDB_SERVER, or config.json)')
+    .option('--pending', 'send the results waiting in the spool, each to the service it was meant for')
+    .option('--db <path>', 'the local database whose spool (beside it) to use (default: as run)')
     .option('--json', 'print the outcome of each file as JSON')
     .action(async (files: string[], opts: SubmitFlags) => {
       process.exitCode = await others.submit(files, opts);
@@ -309,6 +324,7 @@ export interface OtherCommands {
   retract(id: string, flags: { server?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
+  cleanup(flags: CleanupFlags): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
 }
 
@@ -320,6 +336,7 @@ const LAZY_COMMANDS: OtherCommands = {
   retract: async (id, f) => (await import('./commands/retract.js')).retractCommand(id, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
+  cleanup: async (f) => (await import('./commands/cleanup.js')).cleanupCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),
 };
 

@@ -185,47 +185,54 @@ describe('run --server-bin', () => {
     expect(r.stderr).toMatch(/--client-cpus 0 NOT applied/);
   });
 
-  it('Ctrl-C during the first launch stops the group: exit 130, its server gone, the next never started', async () => {
-    const dir = await tempDir();
-    const cli = spawnCli(
-      [
-        'run',
-        '--server-bin',
-        'redis-server',
-        '--transport',
-        'tcp,unix',
-        '-t',
-        'set',
-        '--duration',
-        '20',
-        '-c',
-        '2',
-      ],
-      { configDir: dir },
-    );
-    await waitFor(
-      () => /keys under rbdb:[0-9a-f]{6}:\*/.test(cli.stderr()),
-      'the first run to start',
-      20_000,
-    );
-    startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
-    // Wait until the load runs (keys written): an interrupt during the workers' handshake is another case.
-    const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
-    expect(port).not.toBe(6379);
-    const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
-    redis.on('error', () => {});
-    await redis.connect();
-    await waitFor(async () => (await redis.dbsize()) > 0, 'the run to write keys');
-    redis.disconnect();
-    cli.child.kill('SIGINT');
-    const r = await cli.done;
-    expect(r.code, describeResult(r)).toBe(130);
-    expect(r.stderr).toMatch(/\[1\/2\]/);
-    expect(r.stderr).not.toMatch(/\[2\/2\]/);
-    const pids = startedPids(r.stderr);
-    expect(pids).toHaveLength(1);
-    expect(alive(pids[0]!)).toBe(false);
-  });
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s during the first launch stops the group: exit %i, its server gone, the next never started',
+    async (signal, code) => {
+      const dir = await tempDir();
+      const cli = spawnCli(
+        [
+          'run',
+          '--server-bin',
+          'redis-server',
+          '--transport',
+          'tcp,unix',
+          '-t',
+          'set',
+          '--duration',
+          '20',
+          '-c',
+          '2',
+        ],
+        { configDir: dir },
+      );
+      await waitFor(
+        () => /keys under rbdb:[0-9a-f]{6}:\*/.test(cli.stderr()),
+        'the first run to start',
+        20_000,
+      );
+      startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
+      // Wait until the load runs (keys written): an interrupt during the workers' handshake is another case.
+      const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
+      expect(port).not.toBe(6379);
+      const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+      redis.on('error', () => {});
+      await redis.connect();
+      // More than the run's marker and alive key, written before the load.
+      await waitFor(async () => (await redis.dbsize()) > 2, 'the run to write keys');
+      redis.disconnect();
+      cli.child.kill(signal);
+      const r = await cli.done;
+      expect(r.code, describeResult(r)).toBe(code);
+      expect(r.stderr).toMatch(/\[1\/2\]/);
+      expect(r.stderr).not.toMatch(/\[2\/2\]/);
+      const pids = startedPids(r.stderr);
+      expect(pids).toHaveLength(1);
+      expect(alive(pids[0]!)).toBe(false);
+    },
+  );
 
   it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
     const dir = await tempDir();

@@ -63,28 +63,13 @@ export class ControlPlane {
     return { total: n('used_cpu_sys') + n('used_cpu_user'), mainThread: Number.isFinite(main) ? main : null };
   }
 
-  /**
-   * Remove every key under the run's prefix, and nothing else. SCAN is used rather than the
-   * key names the run could have made, because custom commands can create any name.
-   */
-  async removeKeys(prefix: string): Promise<number> {
-    let cursor = '0';
-    let removed = 0;
-    let unlink = true;
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 5000);
-      cursor = next;
-      if (keys.length === 0) continue;
-      try {
-        removed += unlink ? await this.redis.unlink(...keys) : await this.redis.del(...keys);
-      } catch (err) {
-        // Servers older than Redis 4 have no UNLINK.
-        if (!unlink || !/unknown command/i.test((err as Error).message)) throw err;
-        unlink = false;
-        removed += await this.redis.del(...keys);
-      }
-    } while (cursor !== '0');
-    return removed;
+  /** As a KeyStore (prefix-keys.ts): one server holds every key. */
+  readonly clustered = false;
+  nodes(): ControlPlane[] {
+    return [this];
+  }
+  forKey(_key: string): ControlPlane {
+    return this;
   }
 
   async close(): Promise<void> {

@@ -35,6 +35,20 @@ export {
   type Target,
   validateCellOptions,
 } from './options.js';
+export { countPrefix, type KeyStore, removePrefix, scanPrefix } from './prefix-keys.js';
+export {
+  ALIVE_KEY,
+  ALIVE_TTL_MS,
+  type FoundRun,
+  findRuns,
+  HEARTBEAT_MS,
+  MARKER_KEY,
+  markRun,
+  type RunMarker,
+  RunMarkerError,
+  readMarker,
+  removeRun,
+} from './run-marker.js';
 export { HandshakeError } from './run-workers.js';
 export type { Saturation } from './saturation.js';
 export {

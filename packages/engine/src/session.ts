@@ -13,6 +13,8 @@ import { ControlPlane } from './control.js';
 import type { IncompleteReason } from './load/connection.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
+import type { KeyStore } from './prefix-keys.js';
+import { markRun, removeRun } from './run-marker.js';
 import { runWorkers } from './run-workers.js';
 import { type Saturation, summarizeSaturation } from './saturation.js';
 
@@ -86,6 +88,8 @@ export class BenchSession {
     readonly cluster: ClusterControl | null = null,
   ) {}
 
+  private stopHeartbeat: (() => void) | null = null;
+
   /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
   private readonly preloaded = new Set<string>();
 
@@ -142,13 +146,35 @@ export class BenchSession {
     return buildResult(options, tests.list, run.reports, run.cpu, statNames, statsBefore, statsAfter);
   }
 
-  /** Remove every key this session wrote. */
-  cleanup(): Promise<number> {
+  /**
+   * Mark the prefix as this run's (run-marker.ts), so that `cleanup` can find what a killed run
+   * left; renewed until cleanup. `runner` names the program, e.g. `redis-benchdb 0.2.0`.
+   */
+  async markStart(runner: string): Promise<void> {
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = await markRun(this.keyStore, this.prefix, runner);
+  }
+
+  /** Remove every key this session wrote; returns how many (the run's marker not counted). */
+  async cleanup(): Promise<number> {
+    return (await this.removeKeys()).removed;
+  }
+
+  /** cleanup() that stops between SCAN batches when `signal` aborts; the marker then stays. */
+  async removeKeys(signal?: AbortSignal): Promise<{ removed: number; stopped: boolean }> {
     this.preloaded.clear();
-    return this.meter.removeKeys(this.prefix);
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = null;
+    return removeRun(this.keyStore, this.prefix, signal);
+  }
+
+  /** Where this session's keys live: the server, or every primary. */
+  get keyStore(): KeyStore {
+    return this.cluster ?? this.control;
   }
 
   async close(): Promise<void> {
+    this.stopHeartbeat?.();
     await this.cluster?.close();
     await this.control.close();
   }

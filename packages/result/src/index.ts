@@ -1,4 +1,5 @@
 export { canonicalJson } from './canonical.js';
+export { contentId } from './content-id.js';
 export {
   type EnvironmentFingerprintInput,
   environmentFingerprint,

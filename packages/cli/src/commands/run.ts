@@ -13,18 +13,21 @@ import {
   validateClusterCell,
 } from '@redis-benchdb/engine';
 import { signResult, validateResult } from '@redis-benchdb/result';
-import { CliError, EXIT_INTERRUPTED, EXIT_USAGE } from '../errors.js';
+import { CliError, EXIT_USAGE } from '../errors.js';
 import { checkClusterFlags, describeCluster } from '../run/cluster.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
 import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '../run/launched-group.js';
+import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
 import { buildResultDocument, isErrorDominated } from '../run/result-document.js';
+import { RunStop } from '../run/stop.js';
 import { createKey, loadKey } from '../signing-key.js';
-import { postEnvelope, serverUrl, setAside, spool } from '../submit.js';
+import { pendingHint, postEnvelope, serverUrl, setAside, spool } from '../submit.js';
+import { VERSION } from '../version.js';
 
 const SUITE_ID = 'standard-v1';
 const PRODUCT_NAMES: Record<string, string> = {
@@ -96,19 +99,20 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     );
   }
 
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
-    interrupted = true;
-    log("\ninterrupted: stopping the load and removing this run's keys (Ctrl-C again to quit at once)");
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const stop = new RunStop(log);
+  stop.install();
 
   let session: BenchSession | null = null;
   try {
     session = await BenchSession.open(plan.target);
+    // A throwaway server is new: nothing earlier can be on it.
+    if (!launched && !member) await mentionLeftovers(session, plan.target, log);
+    await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
+      // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
+      log(
+        `warning: could not mark ${session!.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+      ),
+    );
     const startedAt = new Date();
     if (mode === 'text') log('describing the machine, the server and the link...');
     const environment = await collectEnvironment(session, plan.target, {
@@ -131,13 +135,13 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
     let failure: string | null = null;
     for (const [i, cell] of cells.entries()) {
-      if (controller.signal.aborted) break;
+      if (stop.load.aborted) break;
       const results: CellResult[] = [];
       try {
-        for (let t = 0; t < trials && !controller.signal.aborted; t++) {
+        for (let t = 0; t < trials && !stop.load.aborted; t++) {
           const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
           const r = await session.runCell(cell.options, {
-            signal: controller.signal,
+            signal: stop.load,
             onProgress: (done, requested, elapsed) =>
               progress.update(
                 label,
@@ -161,17 +165,13 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
         summaries.push(summary);
         if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
         else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
-        if (summary.incomplete && !controller.signal.aborted) break;
+        if (summary.incomplete && !stop.load.aborted) break;
       }
       if (failure) break;
     }
 
-    const cleanup: { removedKeys: number | null; error: string | null } = { removedKeys: null, error: null };
-    try {
-      cleanup.removedKeys = await session.cleanup();
-    } catch (err) {
-      cleanup.error = `could not remove the run's keys (${(err as Error).message}); remove them with: redis-cli --scan --pattern '${session.prefix}*' | xargs redis-cli unlink`;
-    }
+    const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched, member));
+    if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
       suite: plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' },
       target: plan.target,
@@ -180,7 +180,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       cells: summaries,
       startedAt,
       finishedAt: new Date(),
-      interrupted,
+      interrupted: stop.interrupted,
       plannedCells: cells.length,
       error: failure,
       cleanup,
@@ -203,8 +203,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
     if (out) await writeAtomically(out, signed);
     const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
-    if (cleanup.error) log(cleanup.error);
-    else if (mode === 'text')
+    if (!cleanup.error && mode === 'text')
       log(
         `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
       );
@@ -217,16 +216,16 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       return 1;
     }
     const failed = doc.cells.find((c) => c.incomplete && c.error);
-    if (failed && !interrupted)
+    if (failed && !stop.interrupted)
       log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
     const erroring = flags.allowErrors ? [] : summaries.filter(isErrorDominated);
     if (erroring.length > 0)
       log(
         `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
       );
-    return interrupted ? EXIT_INTERRUPTED : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
+    return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.uninstall();
     await session?.close();
     await launched?.stop();
   }
@@ -269,14 +268,12 @@ async function keepAndSubmit(
         `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
       );
     else if (out.kind === 'unavailable') {
-      const path = await spool(signed, id ?? `result-${Date.now()}`);
-      lines.push(
-        `not submitted: ${out.reason}. Kept in ${path}: send it later with redis-benchdb submit --pending`,
-      );
+      const path = await spool(signed, opts.submitTo, opts.db);
+      lines.push(`not submitted: ${out.reason}. Kept in ${path}: send it later with ${pendingHint(opts.db)}`);
     } else {
       ok = false;
       const path = await setAside(
-        await spool(signed, id ?? `result-${Date.now()}`),
+        await spool(signed, opts.submitTo, opts.db),
         `${out.status} ${out.code}: ${out.message}`,
       );
       lines.push(

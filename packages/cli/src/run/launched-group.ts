@@ -11,6 +11,7 @@ import { EXIT_INTERRUPTED } from '../errors.js';
 import { printComparison } from './group-comparison.js';
 import { planLaunches } from './launch-plan.js';
 import { parseRunFlags, type RunFlags } from './parse-options.js';
+import { INTERRUPT_CODES, STOP_SIGNALS, signalExitCode } from './stop.js';
 
 /** What `run` needs to run as one member of a group: where the launched server is, and its place. */
 export interface GroupMember {
@@ -43,12 +44,14 @@ export async function runLaunchedGroup(
   );
 
   let interrupted = false;
-  const onSigint = () => {
+  let interruptCode = EXIT_INTERRUPTED;
+  const onSignal = (signal: NodeJS.Signals) => {
     // During a member's run, run's own handler stops the load; between members, this one stops the group.
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    if (interrupted) process.exit(interruptCode);
     interrupted = true;
+    interruptCode = signalExitCode(signal);
   };
-  process.on('SIGINT', onSigint);
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
   const docs: { label: string; doc: ResultV1 }[] = [];
   let exitCode = 0;
   try {
@@ -91,19 +94,22 @@ export async function runLaunchedGroup(
           warnings,
           onDocument: (doc) => docs.push({ label: m.label, doc }),
         });
-        if (code === EXIT_INTERRUPTED) interrupted = true;
-        else exitCode = Math.max(exitCode, code);
+        // A member stopped by SIGINT, SIGTERM or SIGHUP exits 128 + its number: the group stops too.
+        if (INTERRUPT_CODES.has(code)) {
+          interrupted = true;
+          interruptCode = code;
+        } else exitCode = Math.max(exitCode, code);
       } finally {
         await server?.stop();
       }
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
   }
   printComparison(plan.groupId, docs, flags.json || flags.csv ? process.stderr : process.stdout);
   if (interrupted)
     log(`interrupted: ${docs.length} of ${size} launches ran; every launched server is stopped`);
-  return interrupted ? EXIT_INTERRUPTED : exitCode;
+  return interrupted ? interruptCode : exitCode;
 }
 
 /** Pin this process (and the worker threads it will start) for a run; a failure is reported, not fatal. */
