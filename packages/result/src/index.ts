@@ -52,6 +52,16 @@ export {
   summarizeHistogram,
 } from './histogram.js';
 export {
+  type DecodedCounts,
+  decodeCounts,
+  type HistogramGeometry,
+  histogramGeometry,
+  LATENCY_GEOMETRY,
+  MAX_COUNTS_LENGTH,
+  MAX_INFLATED_BYTES,
+} from './histogram-decode.js';
+export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
+export {
   ImportError,
   type ImportOptions,
   msToUs,
