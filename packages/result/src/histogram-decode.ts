@@ -97,7 +97,8 @@ export function decodeCounts(base64: string): DecodedCounts {
   const digits = inner.readInt32BE(12);
   const lowest = safeInt64(inner, 16, 'lowest discernible value');
   const highest = safeInt64(inner, 24, 'highest trackable value');
-  if (digits < 0 || digits > 5) throw malformed(`it declares ${digits} significant digits (HdrHistogram allows 0 to 5)`);
+  if (digits < 0 || digits > 5)
+    throw malformed(`it declares ${digits} significant digits (HdrHistogram allows 0 to 5)`);
   if (lowest < 1) throw malformed(`it declares a lowest discernible value of ${lowest} (at least 1)`);
   if (highest < 2 * lowest)
     throw malformed(`its highest trackable value ${highest} is below twice its lowest (${lowest})`);
@@ -109,7 +110,9 @@ export function decodeCounts(base64: string): DecodedCounts {
       `its range (${range}) has ${geometry.countsLength} buckets; a latency histogram of this format has at most ${MAX_COUNTS_LENGTH}`,
     );
   if (payloadLength !== inner.length - HEADER_BYTES)
-    throw malformed(`its header says ${payloadLength} payload bytes, but ${inner.length - HEADER_BYTES} follow`);
+    throw malformed(
+      `its header says ${payloadLength} payload bytes, but ${inner.length - HEADER_BYTES} follow`,
+    );
   if (payloadLength > MAX_WORD_BYTES * geometry.countsLength)
     throw tooLarge(
       `its payload of ${payloadLength} bytes is more than the ${MAX_WORD_BYTES * geometry.countsLength} its ${geometry.countsLength} buckets can need`,
@@ -151,7 +154,9 @@ function readCounts(inner: Buffer, geometry: HistogramGeometry, range: string): 
       continue;
     }
     if (index >= limit)
-      throw tooLarge(`it declares a count for bucket ${index}, but its range (${range}) has ${limit} buckets`);
+      throw tooLarge(
+        `it declares a count for bucket ${index}, but its range (${range}) has ${limit} buckets`,
+      );
     if (word > MAX_BUCKET_COUNT)
       throw tooLarge(`it declares ${word} values in bucket ${index}, more than a 32-bit bucket holds`);
     if (word > 0) {

@@ -82,6 +82,15 @@ export function mergeEncodedHistograms(encoded: readonly string[]): Histogram {
   return total;
 }
 
+/**
+ * The width of the bucket a value falls in, in the standard latency histogram (3 significant digits,
+ * 2,048 sub-buckets): 1 µs up to 2,047 µs, then doubling with each power of two. Two figures of one
+ * histogram can differ by this much and still describe the same recorded values.
+ */
+export function bucketWidthUs(valueUs: number): number {
+  return valueUs < 2048 ? 1 : 2 ** (Math.floor(Math.log2(valueUs)) - 10);
+}
+
 /** Latency percentiles in µs; the shape is the result schema's `Latency`. */
 export type LatencySummaryUs = Latency;
 

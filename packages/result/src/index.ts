@@ -42,6 +42,7 @@ export type {
 } from './generated/result-v1.js';
 export { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
 export {
+  bucketWidthUs,
   createLatencyHistogram,
   decodeHistogram,
   encodeHistogram,
@@ -84,6 +85,12 @@ export {
   redisBenchmarkFlags,
 } from './import/redis-benchmark.js';
 export {
+  checkJsonStructure,
+  JsonStructureError,
+  type JsonStructureErrorCode,
+  MAX_JSON_DEPTH,
+} from './json-structure.js';
+export {
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,
@@ -105,6 +112,7 @@ export {
   signResult,
   type VerifyOutcome,
   verifyEnvelope,
+  verifyEnvelopeText,
 } from './sign.js';
 export {
   type BootstrapOptions,
