@@ -1,5 +1,5 @@
 import type { Cell, Latency, ResultV1, Workload } from '@redis-benchdb/result';
-import { checkAgreement, decodeOrRefuse } from './histogram-agreement.js';
+import { checkAgreement, type DecodeBudget, decodeOrRefuse, newDecodeBudget } from './histogram-agreement.js';
 
 /**
  * Checks a signed, schema-valid result must still pass before it is stored. A signature proves who
@@ -80,8 +80,11 @@ export function checkPlausibility(result: ResultV1, opts: PlausibilityOptions = 
       problem('/runGroup/index', `${group.index} is not below size (${group.size}): positions are 0-based`),
     );
   const primaries = result.target.cluster?.nodes.filter((n) => n.role === 'primary').length || 1;
-  for (const [i, cell] of result.cells.entries()) checkCell(cell, i, primaries, out);
-  return out.slice(0, PLAUSIBILITY_LIMITS.maxProblems);
+  const budget = newDecodeBudget();
+  for (const [i, cell] of result.cells.entries()) checkCell(cell, i, primaries, budget, out);
+  // A histogram that could not be read is the reason to give, however many problems came before it.
+  const unread = out.filter((p) => p.code === 'INVALID_HISTOGRAM');
+  return (unread.length > 0 ? unread : out).slice(0, PLAUSIBILITY_LIMITS.maxProblems);
 }
 
 function checkTimes(r: ResultV1, now: number, out: PlausibilityProblem[]): void {
@@ -100,7 +103,13 @@ function checkTimes(r: ResultV1, now: number, out: PlausibilityProblem[]): void 
     out.push(problem('/finishedAt', `${r.finishedAt} is before startedAt ${r.startedAt}`));
 }
 
-function checkCell(c: Cell, i: number, primaries: number, out: PlausibilityProblem[]): void {
+function checkCell(
+  c: Cell,
+  i: number,
+  primaries: number,
+  budget: DecodeBudget,
+  out: PlausibilityProblem[],
+): void {
   const path = `/cells/${i}`;
   const name = `${i} ${JSON.stringify(c.label)}`;
   if (c.trialCount !== c.trials.length)
@@ -112,11 +121,12 @@ function checkCell(c: Cell, i: number, primaries: number, out: PlausibilityProbl
     out.push(
       problem(`${path}/opsPerSec/median`, `${median} is outside its 95% CI [${ci95Low}, ${ci95High}]`),
     );
-  checkMeasured(c, median, path, name, primaries, c.workload, `${path}/opsPerSec/median`, out);
+  checkMeasured(c, median, path, name, primaries, c.workload, `${path}/opsPerSec/median`, budget, out);
   c.trials.forEach((t, j) => {
     const tp = `${path}/trials/${j}`;
     checkCompleted(t, tp, out);
-    checkMeasured(t, t.opsPerSec, tp, `${name}, trial ${j}`, primaries, c.workload, `${tp}/opsPerSec`, out);
+    const tName = `${name}, trial ${j}`;
+    checkMeasured(t, t.opsPerSec, tp, tName, primaries, c.workload, `${tp}/opsPerSec`, budget, out);
   });
 }
 
@@ -133,15 +143,13 @@ function checkMeasured(
   primaries: number,
   w: Workload,
   opsPath: string,
+  budget: DecodeBudget,
   out: PlausibilityProblem[],
 ): void {
   checkPercentiles(m.latencyUs, `${path}/latencyUs`, out);
-  const h = decodeOrRefuse(m.histogram, `${path}/histogram`, name, out);
-  if (h) {
-    checkAgreement(m.latencyUs, h, path, { summary: 'latencyUs', histogram: 'histogram' }, out);
-    checkRate(ops, w, h.mean, primaries, opsPath, out);
-    h.destroy();
-  } else checkRate(ops, w, undefined, primaries, opsPath, out);
+  const own = decodeOrRefuse(m.histogram, `${path}/histogram`, name, budget, out);
+  if (own) checkAgreement(m.latencyUs, own, path, { summary: 'latencyUs', histogram: 'histogram' }, out);
+  checkRate(ops, w, own?.meanUs, primaries, opsPath, out);
   if (m.responseTimeUs) checkPercentiles(m.responseTimeUs, `${path}/responseTimeUs`, out);
   if ((m.responseTimeUs === null) !== (m.responseHistogram === null)) {
     out.push(
@@ -153,17 +161,9 @@ function checkMeasured(
     return;
   }
   if (m.responseTimeUs && m.responseHistogram) {
-    const r = decodeOrRefuse(m.responseHistogram, `${path}/responseHistogram`, name, out);
-    if (r) {
-      checkAgreement(
-        m.responseTimeUs,
-        r,
-        path,
-        { summary: 'responseTimeUs', histogram: 'responseHistogram' },
-        out,
-      );
-      r.destroy();
-    }
+    const r = decodeOrRefuse(m.responseHistogram, `${path}/responseHistogram`, name, budget, out);
+    const names = { summary: 'responseTimeUs', histogram: 'responseHistogram' };
+    if (r) checkAgreement(m.responseTimeUs, r, path, names, out);
   }
 }
 

@@ -9,7 +9,12 @@ import {
 } from '../../result/test/support/envelopes.js';
 import { type BenchDb, count, IngestError, ingest } from '../src/index.js';
 import { body, NOW, tempDb, variant } from './fixtures.js';
-import { deflateBombResult, emptyRunResult, littleLawDodgeResult } from './support/hostile-results.js';
+import {
+  deflateBombResult,
+  emptyRunResult,
+  littleLawDodgeResult,
+  manyHistogramsResult,
+} from './support/hostile-results.js';
 
 function expectRefused(db: BenchDb, input: string, code: string, status: number): IngestError {
   const before = count(db);
@@ -49,6 +54,16 @@ describe('ingest refuses the hostile corpus of issue 11', () => {
     const e = expectRefused(db, sent, 'INVALID_HISTOGRAM', 422);
     expect(e.message).toContain(
       '/cells/0/histogram (cell 0 "SET"): histogram refused: it inflates to more than',
+    );
+  });
+
+  it('a body of many small histograms that together inflate past 8 MiB', () => {
+    const db = tempDb();
+    const sent = body(manyHistogramsResult(80));
+    expect(sent.length).toBeLessThan(4 * 1024 * 1024);
+    const e = expectRefused(db, sent, 'INVALID_HISTOGRAM', 422);
+    expect(e.message).toMatch(
+      /\/cells\/0\/trials\/\d+\/histogram \(cell 0 "SET", trial \d+\): the result's histograms inflate to more than 8388608 bytes in all/,
     );
   });
 

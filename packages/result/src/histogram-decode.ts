@@ -32,6 +32,10 @@ export interface HistogramGeometry {
   significantDigits: number;
   /** How many buckets (counts) the range holds. */
   countsLength: number;
+  /** log2 of the lowest discernible value, rounded down: bucket 0 counts in steps of 2^unitMagnitude. */
+  unitMagnitude: number;
+  /** Half the sub-buckets of a bucket: the counts array holds this many per bucket after the first. */
+  subBucketHalfCount: number;
 }
 
 /** The same arithmetic as HdrHistogram's constructor (establishSize, getBucketsNeededToCoverValue). */
@@ -56,6 +60,8 @@ export function histogramGeometry(lowest: number, highest: number, digits: numbe
     highestTrackableValue: highest,
     significantDigits: digits,
     countsLength: (buckets + 1) * (subBucketCount / 2),
+    unitMagnitude,
+    subBucketHalfCount: subBucketCount / 2,
   };
 }
 
@@ -73,6 +79,8 @@ export interface DecodedCounts {
   counts: number[];
   /** One past the last bucket the payload reached (what HdrHistogram calls the filled length). */
   filledLength: number;
+  /** What the deflated part inflated to: the decoder's work, for callers that budget it. */
+  inflatedBytes: number;
 }
 
 /** Read an encoded histogram's header and counts, refusing anything its own range cannot hold. */
@@ -165,7 +173,7 @@ function readCounts(inner: Buffer, geometry: HistogramGeometry, range: string): 
     }
     index++;
   }
-  return { geometry, indexes, counts, filledLength: index };
+  return { geometry, indexes, counts, filledLength: index, inflatedBytes: inner.length };
 }
 
 function inflate(deflated: Buffer): Buffer {

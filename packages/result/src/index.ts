@@ -62,6 +62,7 @@ export {
   MAX_INFLATED_BYTES,
 } from './histogram-decode.js';
 export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
+export { summarizeCounts } from './histogram-summary.js';
 export {
   ImportError,
   type ImportOptions,

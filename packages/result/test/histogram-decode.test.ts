@@ -3,11 +3,13 @@ import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import {
   createLatencyHistogram,
+  decodeCounts,
   decodeHistogram,
   encodeHistogram,
   HistogramError,
   MAX_COUNTS_LENGTH,
   MAX_INFLATED_BYTES,
+  summarizeCounts,
   summarizeHistogram,
 } from '../src/index.js';
 import { craftHistogram, deflateBombHistogram, emptyRunHistogram } from './support/histograms.js';
@@ -79,5 +81,23 @@ describe('decodeHistogram', () => {
     expect(h.totalCount).toBe(12);
     expect(h.minNonZeroValue).toBe(1);
     expect(h.maxValue).toBe(7);
+  });
+});
+
+describe('summarizeCounts', () => {
+  it('gives summarizeHistogram figures from the counts alone', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (const spread of [1, 3, 6, 9]) {
+      const h = createLatencyHistogram();
+      for (let i = 0; i < 5000; i++) h.recordValue(Math.floor(random() ** 3 * 10 ** spread));
+      const encoded = encodeHistogram(h);
+      expect(summarizeCounts(decodeCounts(encoded))).toEqual(summarizeHistogram(decodeHistogram(encoded)));
+    }
+    const empty = encodeHistogram(createLatencyHistogram());
+    expect(summarizeCounts(decodeCounts(empty))).toEqual(summarizeHistogram(decodeHistogram(empty)));
   });
 });

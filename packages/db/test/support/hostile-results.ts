@@ -8,7 +8,11 @@ import {
   workloadFingerprint,
 } from '../../../result/dist/index.js';
 import { body, suiteRun } from '../../../result/test/support/envelopes.js';
-import { deflateBombHistogram, emptyRunHistogram } from '../../../result/test/support/histograms.js';
+import {
+  craftHistogram,
+  deflateBombHistogram,
+  emptyRunHistogram,
+} from '../../../result/test/support/histograms.js';
 
 export {
   craftHistogram,
@@ -61,6 +65,20 @@ export function littleLawDodgeResult(): ResultV1 {
     latencyUs: { ...summarizeHistogram(all), minUs: 0 },
   });
   r.warnings = r.warnings.filter((w) => w.cell === null);
+  return r;
+}
+
+/**
+ * Many histograms, each within its own bounds, that together inflate past what one result may:
+ * `trials` trials, each histogram a count of 2^28 in every one of the 23,552 buckets (~118 KB
+ * inflated from ~0.5 KB).
+ */
+export function manyHistogramsResult(trials: number): ResultV1 {
+  const r = suiteRun();
+  const c = r.cells[0]!;
+  const histogram = craftHistogram({ words: Array.from({ length: 23_552 }, () => 2 ** 28) });
+  c.trials = Array.from({ length: trials }, () => ({ ...c.trials[0]!, histogram }));
+  c.trialCount = trials;
   return r;
 }
 
