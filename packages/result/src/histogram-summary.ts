@@ -35,53 +35,55 @@ export function summarizeCounts(d: DecodedCounts): LatencySummaryUs {
   }
   const last = indexes[indexes.length - 1]!;
   const maxUs = lowest(g, last) + width(g, last) - 1;
-  const at = (p: number) => Math.min(valueAtPercentile(d, count, p), maxUs);
+  const [p50Us, p90Us, p95Us, p99Us, p999Us, p9999Us] = valuesAtPercentiles(d, count, PERCENTILES).map((v) =>
+    Math.min(v, maxUs),
+  ) as [number, number, number, number, number, number];
   return {
     count,
     minUs: minIndex < 0 ? Number.MAX_VALUE : lowest(g, minIndex),
     meanUs: Math.round((sum / count) * 1000) / 1000,
-    p50Us: at(50),
-    p90Us: at(90),
-    p95Us: at(95),
-    p99Us: at(99),
-    p999Us: at(99.9),
-    p9999Us: at(99.99),
+    p50Us,
+    p90Us,
+    p95Us,
+    p99Us,
+    p999Us,
+    p9999Us,
     maxUs,
   };
 }
 
-function valueAtPercentile(d: DecodedCounts, total: number, p: number): number {
-  const fp = (Math.min(p, 100) / 100) * total;
-  // As hdr-histogram-js: round up, less one ulp so that fp noise cannot skip a count.
-  const target = Math.max(Math.ceil(fp - ulp(fp)), 1);
+const PERCENTILES = [50, 90, 95, 99, 99.9, 99.99];
+
+/** getValueAtPercentile for ascending percentiles, in one walk over the counts. */
+function valuesAtPercentiles(d: DecodedCounts, total: number, ps: readonly number[]): number[] {
+  const out: number[] = [];
   let seen = 0;
-  for (let i = 0; i < d.indexes.length; i++) {
-    seen += d.counts[i]!;
-    if (seen >= target) {
-      const at = d.indexes[i]!;
-      return lowest(d.geometry, at) + width(d.geometry, at) - 1;
+  let i = 0;
+  for (const p of ps) {
+    const fp = (Math.min(p, 100) / 100) * total;
+    // As hdr-histogram-js: round up, less one ulp so that fp noise cannot skip a count.
+    const target = Math.max(Math.ceil(fp - ulp(fp)), 1);
+    while (i < d.indexes.length && seen + d.counts[i]! < target) seen += d.counts[i++]!;
+    if (i >= d.indexes.length) {
+      out.push(0);
+      continue;
     }
+    const at = d.indexes[i]!;
+    out.push(lowest(d.geometry, at) + width(d.geometry, at) - 1);
   }
-  return 0;
+  return out;
 }
 
-function bucketOf(g: HistogramGeometry, index: number): { bucket: number; sub: number } {
-  let bucket = Math.floor(index / g.subBucketHalfCount) - 1;
-  let sub = (index % g.subBucketHalfCount) + g.subBucketHalfCount;
-  if (bucket < 0) {
-    sub -= g.subBucketHalfCount;
-    bucket = 0;
-  }
-  return { bucket, sub };
-}
-
+// HdrHistogram's valueFromIndex and sizeOfEquivalentValueRange, without allocating (hot: once or
+// twice per non-empty bucket).
 function lowest(g: HistogramGeometry, index: number): number {
-  const { bucket, sub } = bucketOf(g, index);
-  return sub * 2 ** (bucket + g.unitMagnitude);
+  const bucket = Math.floor(index / g.subBucketHalfCount) - 1;
+  if (bucket < 0) return index * 2 ** g.unitMagnitude;
+  return ((index % g.subBucketHalfCount) + g.subBucketHalfCount) * 2 ** (bucket + g.unitMagnitude);
 }
 
 function width(g: HistogramGeometry, index: number): number {
-  return 2 ** (g.unitMagnitude + bucketOf(g, index).bucket);
+  return 2 ** (g.unitMagnitude + Math.max(Math.floor(index / g.subBucketHalfCount) - 1, 0));
 }
 
 function ulp(x: number): number {
