@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deflateBombHistogram, emptyRunHistogram } from '../../packages/result/test/support/histograms.js';
+import { latencyPoints } from '../src/lib/charts/latency.js';
 import { type CompareInput, compareResults } from '../src/lib/compare.js';
 import { filtersToSearch, type IndexRow, matches, options, parseFilters } from '../src/lib/filters.js';
 import type { CellView } from '../src/lib/model.js';
@@ -159,6 +161,24 @@ const c = (o: Partial<CellView>): CellView => ({
   clientBound: null,
   crossCheck: null,
   ...o,
+});
+
+// A histogram stored before ingest bounded them (issue 11, rows 1 and 2): the build must not hang
+// on it, nor fail; the page plots the percentiles the cell states instead.
+describe('latency points of a stored histogram that cannot be decoded', () => {
+  it('fall back to the stated summary, for a run of 2^33 empty buckets and for a deflate bomb', () => {
+    const latencyUs = { p50Us: 25, p99Us: 40, p999Us: 90, maxUs: 120 };
+    for (const histogram of [
+      emptyRunHistogram(33),
+      emptyRunHistogram(29, [0, 5]),
+      deflateBombHistogram(64 * 1024 ** 2),
+    ])
+      expect(latencyPoints(c({ histogram, latencyUs }))).toEqual([
+        { series: 'GET', percentile: 50, latencyUs: 25 },
+        { series: 'GET', percentile: 99, latencyUs: 40 },
+        { series: 'GET', percentile: 99.9, latencyUs: 90 },
+      ]);
+  });
 });
 
 describe('sweeps', () => {

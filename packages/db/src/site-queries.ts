@@ -59,7 +59,7 @@ export function* iterateSiteResults(db: BenchDb): Generator<SiteResultRow> {
 /** A stored result as the site renders it: the record itself, for the site to read as it needs. */
 export interface SiteResultRecord {
   row: SiteResultRow;
-  /** The signed envelope exactly as received, or null for an imported result. */
+  /** The signed envelope as verified (canonical, RFC 8785), or null for an imported result. */
   envelope: string | null;
   /**
    * The stored document: result.v1 (signed) or imported.v1. Read on demand: a signed result's page is

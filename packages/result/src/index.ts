@@ -43,6 +43,7 @@ export type {
 } from './generated/result-v1.js';
 export { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
 export {
+  bucketWidthUs,
   createLatencyHistogram,
   decodeHistogram,
   encodeHistogram,
@@ -52,6 +53,17 @@ export {
   mergeEncodedHistograms,
   summarizeHistogram,
 } from './histogram.js';
+export {
+  type DecodedCounts,
+  decodeCounts,
+  type HistogramGeometry,
+  histogramGeometry,
+  LATENCY_GEOMETRY,
+  MAX_COUNTS_LENGTH,
+  MAX_INFLATED_BYTES,
+} from './histogram-decode.js';
+export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
+export { summarizeCounts } from './histogram-summary.js';
 export {
   ImportError,
   type ImportOptions,
@@ -75,6 +87,12 @@ export {
   redisBenchmarkFlags,
 } from './import/redis-benchmark.js';
 export {
+  checkJsonStructure,
+  JsonStructureError,
+  type JsonStructureErrorCode,
+  MAX_JSON_DEPTH,
+} from './json-structure.js';
+export {
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,
@@ -96,6 +114,7 @@ export {
   signResult,
   type VerifyOutcome,
   verifyEnvelope,
+  verifyEnvelopeText,
 } from './sign.js';
 export {
   type BootstrapOptions,

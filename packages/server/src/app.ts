@@ -16,7 +16,7 @@ import { retractRoutes } from './routes/retract.js';
  * The ingest service over an open database:
  *
  * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath }`, or 200 with `duplicate: true`
- * - `GET /api/v1/results/:id`: the envelope as received; 404 unknown, 410 retracted
+ * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON); 404 unknown, 410 retracted
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
  * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion }`
  *
@@ -46,8 +46,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
   });
 
-  // The body as the bytes received, not parsed: the signature covers the payload's exact bytes, the
-  // envelope is stored as received, and ingest decodes UTF-8 strictly (a string parser would turn
+  // The body as the bytes received, not parsed: the signature covers the payload's exact bytes,
+  // ingest reads the raw text for duplicate keys, and it decodes UTF-8 strictly (a string parser would turn
   // invalid bytes into U+FFFD, and a bad encoding into a "bad signature").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {

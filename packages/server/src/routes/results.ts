@@ -69,7 +69,7 @@ export function resultsRoutes(app: FastifyInstance, { db, queue, keys }: Results
         410,
         `result ${id} was retracted by its owner at ${stored.retractedAt}`,
       );
-    // The envelope as received, byte for byte: what `redis-benchdb verify` checks.
+    // The envelope as verified (canonical): what `redis-benchdb verify` checks.
     return reply.type('application/json; charset=utf-8').send(stored.envelope);
   });
 }
