@@ -1,7 +1,10 @@
 export { canonicalJson } from './canonical.js';
 export {
+  cpuSet,
+  ENV_FINGERPRINT_VERSION,
   type EnvironmentFingerprintInput,
   environmentFingerprint,
+  environmentFingerprintV2,
   type NormalizedWorkload,
   normalizeWorkload,
   type WorkloadInput,
@@ -27,6 +30,7 @@ export type {
   CrossCheck,
   EnvelopeV1,
   ErrorCounts,
+  Interference as InterferenceFigures,
   Latency,
   Link,
   Machine,
