@@ -1,15 +1,25 @@
 import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
-import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
+import {
+  cellWarning,
+  type DriftFigures,
+  driftWarning,
+  environmentWarnings,
+  type InterferenceFigures,
+  interferenceWarnings,
+} from '@redis-benchdb/probe';
 import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
+
+/** A cell as measured: its trials summarised, and what else ran on the host meanwhile. */
+export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };
 
 export interface RunRecord {
   suite: { id: string; profile: 'quick' | 'full' } | null;
   target: Target;
   keyPrefix: string;
   environment: Awaited<ReturnType<typeof collectEnvironment>>;
-  cells: CellSummary[];
+  cells: MeasuredCell[];
   startedAt: Date;
   finishedAt: Date;
   interrupted: boolean;
@@ -20,6 +30,8 @@ export interface RunRecord {
   runGroup?: NonNullable<ResultV1['runGroup']>;
   /** Warnings the caller knows of, e.g. NOT_PINNED. */
   extraWarnings?: Warning[];
+  /** The first cell measured again at the end (null when skipped or cut short). */
+  driftCheck?: DriftFigures | null;
   /** Cluster mode: the topology the session discovered (BenchSession.cluster.topology). */
   cluster?: Cluster | null;
 }
@@ -49,7 +61,10 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
           `coefficient of variation ${c.opsPerSec.cv} over ${c.trialCount} trials`,
         ) as Warning,
       );
+    if (c.interference) warnings.push(...interferenceWarnings(c.label, c.interference));
   }
+  const drift = r.driftCheck ? driftWarning(r.driftCheck) : null;
+  if (drift) warnings.push(drift);
   const t = r.target;
   return {
     schema: 'redis-benchdb/result.v1',
@@ -87,10 +102,11 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     error: r.error,
     cleanup: r.cleanup,
     ...(r.runGroup ? { runGroup: r.runGroup } : {}),
+    ...(r.driftCheck ? { driftCheck: r.driftCheck } : {}),
   };
 }
 
-function toCell(c: CellSummary): Cell {
+function toCell(c: MeasuredCell): Cell {
   return {
     label: c.label,
     test: c.test,
@@ -113,6 +129,7 @@ function toCell(c: CellSummary): Cell {
     saturation: c.saturation,
     crossCheck: c.crossCheck,
     ...(c.redirects ? { redirects: c.redirects } : {}),
+    ...(c.interference ? { interference: c.interference } : {}),
     incomplete: c.incomplete,
     error: c.error,
   };
