@@ -5,9 +5,19 @@ import {
   type InterferenceFigures,
   interferenceWarnings,
 } from '@redis-benchdb/probe';
+import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
+import { textLine } from '../src/run/format.js';
 import { CellInterference, localServerPidOf } from '../src/run/interference.js';
-import { stopServers, testServer } from './helpers/cli.js';
+import {
+  assertBuilt,
+  describeResult,
+  parseDoc,
+  removeTempDirs,
+  runCli,
+  stopServers,
+  testServer,
+} from './helpers/cli.js';
 
 const linux = process.platform === 'linux';
 const taskset = linux && spawnSync('taskset', ['--version']).status === 0;
@@ -26,7 +36,93 @@ function startHog(cpu: number): { child: ChildProcess; go(): void; ready: Promis
   return { child, go: () => child.stdin!.write('go\n'), ready };
 }
 
-afterAll(stopServers);
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
+
+describe('run: interference, drift and the env-v2 fingerprint in the result', () => {
+  it('records interference per cell, the drift check of the first cell and an env-v2 fingerprint', async () => {
+    assertBuilt();
+    const server = await testServer();
+    const r = await runCli(
+      ['run', '-p', String(server.port), '-t', 'set,get', '-n', '5000', '-c', '5', '--no-store', '--json'],
+      { timeoutMs: 120_000 },
+    );
+    expect(r.code, describeResult(r)).toBe(0);
+    const doc = parseDoc(r.stdout);
+    expect(validateResult(doc).ok).toBe(true);
+    expect(doc.environment.fingerprintVersion).toBe('env-v2');
+    expect(doc.environment.fingerprint).toBe(environmentFingerprintV2(doc.environment));
+    expect(doc.environment.server.hz).toBe(10);
+    for (const c of doc.cells) {
+      expect(c.interference, c.label).toBeDefined();
+      if (process.platform === 'linux') {
+        expect(c.interference!.otherCpuFraction, c.label).not.toBeNull();
+        // The launched server is local: its pid was found and its preemptions counted.
+        expect(c.interference!.serverInvoluntaryCtxSwitches, c.label).not.toBeNull();
+      }
+    }
+    // Two cells, so the run ended by measuring the first again.
+    expect(doc.driftCheck?.cell).toBe('SET');
+    expect(doc.driftCheck!.first.median).toBe(doc.cells[0]!.opsPerSec.median);
+    expect(doc.driftCheck!.repeat.trialCount).toBe(1);
+    expect(doc.warnings.some((w) => w.code === 'DRIFT')).toBe(doc.driftCheck!.drifted);
+    for (const c of doc.cells) {
+      const busy = doc.warnings.find((w) => w.code === 'BUSY_HOST' && w.cell === c.label);
+      expect(Boolean(busy), c.label).toBe(c.interference!.otherCpuFraction! > 0.25);
+    }
+  }, 180_000);
+
+  it('a single ad hoc cell is not repeated (it would double the run)', async () => {
+    const server = await testServer();
+    const r = await runCli(
+      ['run', '-p', String(server.port), '-t', 'ping_inline', '-n', '2000', '--no-store', '--json'],
+      {
+        timeoutMs: 120_000,
+      },
+    );
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(parseDoc(r.stdout).driftCheck).toBeUndefined();
+  }, 180_000);
+
+  it('the terminal line says a cell ran on a busy host, with the figure', () => {
+    const cell = { label: 'SET', interference: { ...QUIET, otherCpuFraction: 0.47 } };
+    const summary = {
+      label: 'SET',
+      trialCount: 1,
+      opsPerSec: { median: 1000, ci95Low: 1000, ci95High: 1000, cv: null },
+      latencyUs: { meanUs: 1, minUs: 1, p50Us: 1, p95Us: 1, p99Us: 1, p999Us: 1, maxUs: 1 },
+      incomplete: false,
+      error: null,
+      saturation: { clientBound: false },
+      unstable: false,
+      errors: {},
+      crossCheck: { status: 'match' },
+      redirects: null,
+      hitRatio: null,
+      responseTimeUs: null,
+    } as unknown as Parameters<typeof textLine>[0];
+    expect(textLine({ ...summary, ...cell } as typeof summary, false)).toContain(
+      'busy host: other processes used 47% of the CPUs',
+    );
+    expect(textLine({ ...summary, ...cell, interference: QUIET } as typeof summary, false)).not.toContain(
+      'busy',
+    );
+  });
+});
+
+const QUIET = {
+  cpuCount: 2,
+  stealFraction: 0,
+  otherCpuFraction: 0.05,
+  runQueueMean: 0.5,
+  runQueueMax: 2,
+  clientInvoluntaryCtxSwitches: 3,
+  serverInvoluntaryCtxSwitches: 1,
+  sampleCount: 5,
+  note: null,
+};
 
 describe.skipIf(!taskset)(
   'interference in every cell (real redis-server pinned to one CPU, a real hog)',

@@ -82,10 +82,11 @@ export function driftWarning(d: DriftFigures): Warning | null {
     s.trialCount > 1
       ? `${fmt(s.median)} ops/s (95% CI ${fmt(s.ci95Low)}–${fmt(s.ci95High)}, ${s.trialCount} trials)`
       : `${fmt(s.median)} ops/s (1 trial)`;
+  // About the whole run (every cell between the two measurements), so not a cell warning.
   return {
     code: 'DRIFT',
-    cell: d.cell,
-    message: `The first cell measured again after the last one gave ${range(d.repeat)} against ${range(d.first)} at the start (${d.ratio}x): the machine or the server changed during the run, so its cells were not measured under the same conditions.`,
+    cell: null,
+    message: `The first cell (${d.cell}) measured again after the last one gave ${range(d.repeat)} against ${range(d.first)} at the start (${d.ratio}x): the machine or the server changed during the run, so its cells were not measured under the same conditions.`,
   };
 }
 
