@@ -70,7 +70,7 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
     expect(doc.warnings.some((w) => w.code === 'DRIFT')).toBe(doc.driftCheck!.drifted);
     for (const c of doc.cells) {
       const busy = doc.warnings.find((w) => w.code === 'BUSY_HOST' && w.cell === c.label);
-      expect(Boolean(busy), c.label).toBe(c.interference!.otherCpuFraction! > 0.25);
+      expect(Boolean(busy), c.label).toBe(c.interference!.otherCpuFraction! > BUSY_HOST_OTHER_CPU_FRACTION);
     }
   }, 180_000);
 
@@ -198,7 +198,8 @@ describe.skipIf(!taskset)(
       }
       expect(busy[0]).toBe(false);
       expect(busy[2]).toBe(false);
-      for (const f of quiet) expect(hogged.otherCpuFraction!).toBeGreaterThan(f.otherCpuFraction! + 0.1);
+      // On an idle host the hog alone is about 0.25 (half the server's CPU of two); 0.05 is a safe margin.
+      for (const f of quiet) expect(hogged.otherCpuFraction!).toBeGreaterThan(f.otherCpuFraction! + 0.05);
     }, 120_000);
   },
 );

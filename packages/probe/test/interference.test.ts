@@ -52,7 +52,7 @@ describe('interference arithmetic on captured /proc text', () => {
     expect(parseProcStat(STAT_START)).toEqual({
       cpuCount: 2,
       totalTicks: 471388 + 12169 + 206113 + 98964 + 1397 + 0 + 2553 + 40,
-      busyTicks: 471388 + 12169 + 206113 + 0 + 2553,
+      busyTicks: 471388 + 12169 + 206113,
       stealTicks: 40,
       procsRunning: 7,
     });
@@ -65,7 +65,8 @@ describe('interference arithmetic on captured /proc text', () => {
   });
 
   it('two snapshots give steal and other processes’ CPU as fractions of all CPUs’ time', () => {
-    // Over the interval: 250 ticks in all (2 CPUs), 200 busy, 20 steal; client 60, server 40.
+    // Over the interval: 250 ticks in all (2 CPUs), 190 busy (user, nice, system), 10 softirq,
+    // 20 steal; client 60, server 40.
     const f = interferenceFigures(
       snap(STAT_START, 1000, 500, 10, 3),
       snap(STAT_END, 1060, 540, 25, 7),
@@ -73,7 +74,7 @@ describe('interference arithmetic on captured /proc text', () => {
     );
     expect(f.cpuCount).toBe(2);
     expect(f.stealFraction).toBe(0.08); // 20 / 250
-    expect(f.otherCpuFraction).toBe(0.4); // (200 - 60 - 40) / 250
+    expect(f.otherCpuFraction).toBe(0.36); // (190 - 60 - 40) / 250
     // procs_running counts the sampling thread: 2, 4, 8 runnable others.
     expect(f.runQueueMean).toBe(4.67);
     expect(f.runQueueMax).toBe(8);
@@ -87,7 +88,7 @@ describe('interference arithmetic on captured /proc text', () => {
     const end = snap(STAT_END, 1060, null, 25, null);
     end.clientSwitches.set('102', 1000);
     const f = interferenceFigures(start, end, []);
-    expect(f.otherCpuFraction).toBe(0.56); // (200 - 60) / 250
+    expect(f.otherCpuFraction).toBe(0.52); // (190 - 60) / 250
     expect(f.serverInvoluntaryCtxSwitches).toBeNull();
     expect(f.clientInvoluntaryCtxSwitches).toBe(15);
     expect(f.runQueueMean).toBeNull();
