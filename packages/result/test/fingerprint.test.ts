@@ -270,6 +270,14 @@ describe('environmentFingerprint env-v2', () => {
     }
   });
 
+  it('recomputes the env-v2 fingerprint a stored env-v2 example carries', () => {
+    const url = new URL('../../../schemas/examples/valid/interference-drift-env-v2.json', import.meta.url);
+    const doc = JSON.parse(readFileSync(url, 'utf8'));
+    expect(doc.environment.fingerprintVersion).toBe('env-v2');
+    expect(environmentFingerprintV2(doc.environment)).toBe(doc.environment.fingerprint);
+    expect(environmentFingerprint(doc.environment)).not.toBe(doc.environment.fingerprint);
+  });
+
   it('never equals the env-v1 fingerprint of the same environment', () => {
     expect(ENV_FINGERPRINT_VERSION).toBe('env-v2');
     expect(v2).toMatch(/^sha256:[0-9a-f]{64}$/);
