@@ -98,6 +98,8 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
       saturation: { clientBound: false },
       unstable: false,
       errors: {},
+      errorReplies: null,
+      stall: null,
       crossCheck: { status: 'match' },
       redirects: null,
       hitRatio: null,

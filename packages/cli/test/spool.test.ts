@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
@@ -19,7 +20,7 @@ import {
 
 // The spool: what `run --submit` and `submit` could not deliver waits beside the local database
 // (--db), one entry per result (named by its content id), until `submit --pending` sends each to
-// the service it was meant for. Real redis-server, real `serve` processes, the built CLI.
+// the service it was meant for. Real redis-server, real service processes, the built CLI.
 
 beforeAll(() => {
   assertBuilt();
@@ -30,16 +31,19 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** `redis-benchdb serve` on `port`, on a fresh database. */
+/** The service's own bin (`redis-benchdb-server`, built by `pnpm build`). */
+const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
+
+/** The ingest service on `port`, on a fresh database, as a process of its own. */
 async function serve(port: number) {
   const db = path.join(await tempDir(), 'service.sqlite');
-  const proc = spawnCli(['serve', '--db', db, '--port', String(port)], { timeoutMs: 120_000 });
-  await waitFor(
-    () => /^http:\/\/127\.0\.0\.1:\d+$/m.test(proc.stdout()),
-    () => proc.stderr(),
-    20_000,
-  );
-  const url = proc.stdout().trim().split('\n')[0]!;
+  const proc = spawnCli(['--db', db, '--port', String(port)], {
+    command: [process.execPath, SERVER_MAIN],
+    timeoutMs: 120_000,
+  });
+  const listening = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
+  await waitFor(() => listening.test(proc.stdout()), () => proc.stderr(), 30_000);
+  const url = listening.exec(proc.stdout())![1]!;
   return {
     url,
     async has(id: string): Promise<boolean> {

@@ -47,7 +47,7 @@ export interface RunRecord {
 
 /** More than ERRORS_RATIO of the cell's replies were errors: its ops/s are not the command's. */
 export function isErrorDominated(c: CellSummary): boolean {
-  return c.errorReplies !== null && c.errorReplies.ratio > ERRORS_RATIO;
+  return (c.errorReplies?.ratio ?? 0) > ERRORS_RATIO;
 }
 
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
