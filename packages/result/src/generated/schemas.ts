@@ -160,7 +160,10 @@ export const resultV1Schema = {
       },
     },
     cells: {
+      description:
+        'At most 256: the full profile has 43 cells and an ad hoc run at most one per test (20); the bound leaves room for larger profiles and keeps a 4 MiB body from holding thousands of cells for the ingest service to check.',
       type: 'array',
+      maxItems: 256,
       items: {
         $ref: '#/$defs/Cell',
       },
@@ -926,8 +929,10 @@ export const resultV1Schema = {
           type: 'boolean',
         },
         trials: {
+          description: 'At most 1000, the largest --trials the runner accepts.',
           type: 'array',
           minItems: 1,
+          maxItems: 1000,
           items: {
             $ref: '#/$defs/Trial',
           },
