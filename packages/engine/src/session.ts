@@ -73,6 +73,9 @@ export type { CrossCheck };
 export interface RunCellHooks {
   onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
   signal?: AbortSignal;
+  /** The measured phase (not warm-up, not preload) starts and ends: e.g. to sample interference. */
+  onMeasureStart?: () => void;
+  onMeasureEnd?: () => void;
 }
 
 const READ_TESTS = new Set(['GET']);

@@ -1,8 +1,11 @@
 export { canonicalJson } from './canonical.js';
 export { contentId } from './content-id.js';
 export {
+  cpuSet,
+  ENV_FINGERPRINT_VERSION,
   type EnvironmentFingerprintInput,
   environmentFingerprint,
+  environmentFingerprintV2,
   type NormalizedWorkload,
   normalizeWorkload,
   type WorkloadInput,
@@ -28,6 +31,7 @@ export type {
   CrossCheck,
   EnvelopeV1,
   ErrorCounts,
+  Interference as InterferenceFigures,
   Latency,
   Link,
   Machine,

@@ -4,7 +4,6 @@ import {
   BenchSession,
   type CellOptions,
   type CellResult,
-  type CellSummary,
   type LaunchedServer,
   SUITES,
   suiteCells,
@@ -15,15 +14,17 @@ import {
 import { signResult, validateResult } from '@redis-benchdb/result';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { checkClusterFlags, describeCluster } from '../run/cluster.js';
+import { measureDrift, wantsDriftCheck } from '../run/drift.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
+import { CellInterference, localServerPidOf } from '../run/interference.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
 import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '../run/launched-group.js';
 import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
-import { buildResultDocument, isErrorDominated } from '../run/result-document.js';
+import { buildResultDocument, isErrorDominated, type MeasuredCell } from '../run/result-document.js';
 import { RunStop } from '../run/stop.js';
 import { createKey, loadKey } from '../signing-key.js';
 import { pendingHint, postEnvelope, serverUrl, setAside, spool } from '../submit.js';
@@ -131,17 +132,20 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     if (mode === 'csv' && !member?.runGroup.index) process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
-    const summaries: CellSummary[] = [];
+    const summaries: MeasuredCell[] = [];
+    const serverPid = await localServerPidOf(session, environment.server.local);
     // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
     let failure: string | null = null;
     for (const [i, cell] of cells.entries()) {
       if (stop.load.aborted) break;
       const results: CellResult[] = [];
+      const interference = new CellInterference(serverPid);
       try {
         for (let t = 0; t < trials && !stop.load.aborted; t++) {
           const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
           const r = await session.runCell(cell.options, {
             signal: stop.load,
+            ...interference.hooks,
             onProgress: (done, requested, elapsed) =>
               progress.update(
                 label,
@@ -161,7 +165,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       }
       progress.clear();
       if (results.length > 0) {
-        const summary = summarizeCell(cell.label, results);
+        const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
         summaries.push(summary);
         if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
         else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
@@ -169,6 +173,14 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       }
       if (failure) break;
     }
+    // The first cell again, to see whether the machine changed while the run went on.
+    const first = summaries[0];
+    let drift = null;
+    if (first && !failure && !controller.signal.aborted && summaries.length === cells.length)
+      if (wantsDriftCheck(!plan.cells, cells.length)) {
+        if (mode === 'text') log(`measuring ${first.label} again to check for drift...`);
+        drift = await measureDrift(session, cells[0]!, first, controller.signal).catch(() => null);
+      }
 
     const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched, member));
     if (cleanup.error) log(cleanup.error);
@@ -186,6 +198,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       cleanup,
       ...(member ? { runGroup: member.runGroup } : {}),
       extraWarnings,
+      driftCheck: drift,
       cluster: session.cluster?.topology ?? null,
     });
     const valid = validateResult(doc);

@@ -1,4 +1,6 @@
 import type { CellSummary } from '@redis-benchdb/engine';
+import type { InterferenceFigures } from '@redis-benchdb/probe';
+import { interferenceFlags } from './interference.js';
 import { isErrorDominated } from './result-document.js';
 
 /** redis-benchmark's --csv header, exactly, so tools that read its CSV read ours. */
@@ -45,7 +47,7 @@ export function textLine(c: CellSummary, quiet: boolean): string {
 }
 
 /** What a reader must know before trusting the line, said in a few words. */
-export function flags(c: CellSummary): string {
+export function flags(c: CellSummary & { interference?: InterferenceFigures | null }): string {
   const out: string[] = [];
   if (c.incomplete) out.push(`INCOMPLETE: ${c.error ?? 'stopped early'}`);
   if (c.saturation.clientBound) out.push('client-bound: the client, not the server, was the limit');
@@ -69,6 +71,7 @@ export function flags(c: CellSummary): string {
   if (c.redirects && c.redirects.moved + c.redirects.ask > 0)
     out.push(`cluster redirects followed: MOVED=${c.redirects.moved} ASK=${c.redirects.ask}`);
   if (c.hitRatio !== null && c.hitRatio < 1) out.push(`hit ratio ${(c.hitRatio * 100).toFixed(1)}%`);
+  out.push(...interferenceFlags(c.label, c.interference));
   if (c.responseTimeUs) out.push(`from intended send p99=${ms(c.responseTimeUs.p99Us)} msec`);
   return out.length ? `  [${out.join('; ')}]` : '';
 }

@@ -1,5 +1,12 @@
 import { type CellOptions, type CellSummary, ERRORS_RATIO, SUITES, type Target } from '@redis-benchdb/engine';
-import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
+import {
+  cellWarning,
+  type DriftFigures,
+  driftWarning,
+  environmentWarnings,
+  type InterferenceFigures,
+  interferenceWarnings,
+} from '@redis-benchdb/probe';
 import {
   type Cell,
   type Cluster,
@@ -13,12 +20,15 @@ import {
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
 
+/** A cell as measured: its trials summarised, and what else ran on the host meanwhile. */
+export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };
+
 export interface RunRecord {
   suite: { id: string; profile: 'quick' | 'full' } | null;
   target: Target;
   keyPrefix: string;
   environment: Awaited<ReturnType<typeof collectEnvironment>>;
-  cells: CellSummary[];
+  cells: MeasuredCell[];
   startedAt: Date;
   finishedAt: Date;
   interrupted: boolean;
@@ -29,6 +39,8 @@ export interface RunRecord {
   runGroup?: NonNullable<ResultV1['runGroup']>;
   /** Warnings the caller knows of, e.g. NOT_PINNED. */
   extraWarnings?: Warning[];
+  /** The first cell measured again at the end (null when skipped or cut short). */
+  driftCheck?: DriftFigures | null;
   /** Cluster mode: the topology the session discovered (BenchSession.cluster.topology). */
   cluster?: Cluster | null;
 }
@@ -82,7 +94,10 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
           `longest wait ${(c.stall.maxGapMs / 1000).toFixed(2)} s, beginning ${c.stall.atSec.toFixed(1)} s into the measured phase`,
         ) as Warning,
       );
+    if (c.interference) warnings.push(...interferenceWarnings(c.label, c.interference));
   }
+  const drift = r.driftCheck ? driftWarning(r.driftCheck) : null;
+  if (drift) warnings.push(drift);
   const t = r.target;
   return {
     schema: 'redis-benchdb/result.v1',
@@ -121,10 +136,11 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     error: errorText(r.error),
     cleanup: { ...r.cleanup, error: errorText(r.cleanup.error) },
     ...(r.runGroup ? { runGroup: r.runGroup } : {}),
+    ...(r.driftCheck ? { driftCheck: r.driftCheck } : {}),
   };
 }
 
-function toCell(c: CellSummary): Cell {
+function toCell(c: MeasuredCell): Cell {
   return {
     label: c.label,
     test: c.test,
@@ -149,6 +165,7 @@ function toCell(c: CellSummary): Cell {
     ...(c.redirects ? { redirects: c.redirects } : {}),
     ...(c.errorReplies ? { errorReplies: c.errorReplies } : {}),
     ...(c.stall ? { stall: c.stall } : {}),
+    ...(c.interference ? { interference: c.interference } : {}),
     incomplete: c.incomplete,
     ...(c.incompleteReason ? { incompleteReason: c.incompleteReason } : {}),
     error: errorText(c.error),

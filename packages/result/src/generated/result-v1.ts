@@ -81,6 +81,10 @@ export interface ResultV1 {
   keyPrefix: string;
   environment: {
     fingerprint: Sha256;
+    /**
+     * Which subset the fingerprint hashes: env-v2 adds the server's hz and io-threads-do-reads and the CPU pinning of client and server. Absent means env-v1. Fingerprints of different versions never match.
+     */
+    fingerprintVersion?: 'env-v1' | 'env-v2';
     client: Machine;
     server: Server;
     link: Link;
@@ -108,6 +112,19 @@ export interface ResultV1 {
   cleanup: {
     removedKeys: number | null;
     error: string | null;
+  };
+  /**
+   * The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).
+   */
+  driftCheck?: {
+    cell: string;
+    first: DriftSummary;
+    repeat: DriftSummary;
+    /**
+     * repeat median / first median.
+     */
+    ratio: number;
+    drifted: boolean;
   };
   /**
    * Present when one invocation produced several results to be compared side by side (redis-benchdb run --server-bin A --server-bin B, --transport tcp,unix, --persistence ...): every member carries the same id and size. Not part of any fingerprint: it groups runs, it does not change what they measured.
@@ -300,6 +317,10 @@ export interface Server {
   allocator: string | null;
   ioThreads: number | null;
   ioThreadsDoReads: boolean | null;
+  /**
+   * CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.
+   */
+  hz?: number | null;
   persistence: {
     /**
      * CONFIG GET save; an empty string means RDB snapshots are off.
@@ -375,7 +396,10 @@ export interface Warning {
     | 'DEBUG_LOGLEVEL'
     | 'NOT_PINNED'
     | 'ERRORS'
-    | 'STALL';
+    | 'STALL'
+    | 'BUSY_HOST'
+    | 'CPU_STEAL'
+    | 'DRIFT';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.
@@ -437,6 +461,7 @@ export interface Cell {
   redirects?: Redirects;
   errorReplies?: ErrorReplies;
   stall?: Stall;
+  interference?: Interference;
   incomplete: boolean;
   incompleteReason?: IncompleteReason;
   error: string | null;
@@ -635,6 +660,57 @@ export interface Stall {
    * When the wait began, in seconds from the start of the measured phase.
    */
   atSec: number;
+}
+/**
+ * What else ran on the client's host during the cell's measured intervals (not warm-up), from /proc; over several trials, the most disturbed trial's fractions and run queue, and the context switches summed. Null figures (and a note) off Linux.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Interference".
+ */
+export interface Interference {
+  /**
+   * CPUs in /proc/stat.
+   */
+  cpuCount: number | null;
+  /**
+   * CPU steal (the hypervisor ran something else) as a fraction of all CPUs' time over the interval.
+   */
+  stealFraction: number | null;
+  /**
+   * CPU used by everything but the client process and the local server process, as a fraction of all CPUs' time (cores x interval).
+   */
+  otherCpuFraction: number | null;
+  /**
+   * Runnable tasks (procs_running, less the sampling thread), mean of the samples.
+   */
+  runQueueMean: number | null;
+  runQueueMax: number | null;
+  /**
+   * Summed over the client's threads.
+   */
+  clientInvoluntaryCtxSwitches: number | null;
+  /**
+   * Summed over the local server's threads; null when the server is not a local process.
+   */
+  serverInvoluntaryCtxSwitches: number | null;
+  /**
+   * Run-queue samples taken.
+   */
+  sampleCount: number;
+  /**
+   * What limits the figures (not Linux, remote server), or null.
+   */
+  note: string | null;
+}
+/**
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "DriftSummary".
+ */
+export interface DriftSummary {
+  median: number;
+  ci95Low: number;
+  ci95High: number;
+  trialCount: number;
 }
 
 /**

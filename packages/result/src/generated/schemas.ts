@@ -136,8 +136,13 @@ export const resultV1Schema = {
       properties: {
         fingerprint: {
           description:
-            'sha256 of the canonical JSON of a stable subset of client, server and link (see environmentFingerprint).',
+            'sha256 of the canonical JSON of a stable subset of client, server and link (see environmentFingerprint); which subset is named by fingerprintVersion.',
           $ref: '#/$defs/Sha256',
+        },
+        fingerprintVersion: {
+          description:
+            "Which subset the fingerprint hashes: env-v2 adds the server's hz and io-threads-do-reads and the CPU pinning of client and server. Absent means env-v1. Fingerprints of different versions never match.",
+          enum: ['env-v1', 'env-v2'],
         },
         client: {
           $ref: '#/$defs/Machine',
@@ -197,6 +202,33 @@ export const resultV1Schema = {
           maxLength: 2000,
           pattern:
             '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    driftCheck: {
+      description:
+        "The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).",
+      type: 'object',
+      additionalProperties: false,
+      required: ['cell', 'first', 'repeat', 'ratio', 'drifted'],
+      properties: {
+        cell: {
+          type: 'string',
+          minLength: 1,
+        },
+        first: {
+          $ref: '#/$defs/DriftSummary',
+        },
+        repeat: {
+          $ref: '#/$defs/DriftSummary',
+        },
+        ratio: {
+          description: 'repeat median / first median.',
+          type: 'number',
+          minimum: 0,
+        },
+        drifted: {
+          type: 'boolean',
         },
       },
     },
@@ -687,6 +719,12 @@ export const resultV1Schema = {
         ioThreadsDoReads: {
           type: ['boolean', 'null'],
         },
+        hz: {
+          description:
+            'CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.',
+          type: ['integer', 'null'],
+          minimum: 1,
+        },
         persistence: {
           type: 'object',
           additionalProperties: false,
@@ -828,6 +866,9 @@ export const resultV1Schema = {
             'NOT_PINNED',
             'ERRORS',
             'STALL',
+            'BUSY_HOST',
+            'CPU_STEAL',
+            'DRIFT',
           ],
         },
         message: {
@@ -1004,6 +1045,9 @@ export const resultV1Schema = {
         stall: {
           $ref: '#/$defs/Stall',
         },
+        interference: {
+          $ref: '#/$defs/Interference',
+        },
         incomplete: {
           type: 'boolean',
         },
@@ -1015,6 +1059,95 @@ export const resultV1Schema = {
           maxLength: 2000,
           pattern:
             '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    Interference: {
+      description:
+        "What else ran on the client's host during the cell's measured intervals (not warm-up), from /proc; over several trials, the most disturbed trial's fractions and run queue, and the context switches summed. Null figures (and a note) off Linux.",
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'cpuCount',
+        'stealFraction',
+        'otherCpuFraction',
+        'runQueueMean',
+        'runQueueMax',
+        'clientInvoluntaryCtxSwitches',
+        'serverInvoluntaryCtxSwitches',
+        'sampleCount',
+        'note',
+      ],
+      properties: {
+        cpuCount: {
+          description: 'CPUs in /proc/stat.',
+          type: ['integer', 'null'],
+          minimum: 1,
+        },
+        stealFraction: {
+          description:
+            "CPU steal (the hypervisor ran something else) as a fraction of all CPUs' time over the interval.",
+          type: ['number', 'null'],
+          minimum: 0,
+          maximum: 1,
+        },
+        otherCpuFraction: {
+          description:
+            "CPU used by everything but the client process and the local server process, as a fraction of all CPUs' time (cores x interval).",
+          type: ['number', 'null'],
+          minimum: 0,
+          maximum: 1,
+        },
+        runQueueMean: {
+          description: 'Runnable tasks (procs_running, less the sampling thread), mean of the samples.',
+          type: ['number', 'null'],
+          minimum: 0,
+        },
+        runQueueMax: {
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        clientInvoluntaryCtxSwitches: {
+          description: "Summed over the client's threads.",
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        serverInvoluntaryCtxSwitches: {
+          description: "Summed over the local server's threads; null when the server is not a local process.",
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        sampleCount: {
+          description: 'Run-queue samples taken.',
+          type: 'integer',
+          minimum: 0,
+        },
+        note: {
+          description: 'What limits the figures (not Linux, remote server), or null.',
+          type: ['string', 'null'],
+        },
+      },
+    },
+    DriftSummary: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['median', 'ci95Low', 'ci95High', 'trialCount'],
+      properties: {
+        median: {
+          type: 'number',
+          minimum: 0,
+        },
+        ci95Low: {
+          type: 'number',
+          minimum: 0,
+        },
+        ci95High: {
+          type: 'number',
+          minimum: 0,
+        },
+        trialCount: {
+          type: 'integer',
+          minimum: 1,
         },
       },
     },
