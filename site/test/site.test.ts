@@ -244,7 +244,8 @@ describe('embeds', () => {
 });
 
 describe('hostile metadata', () => {
-  it('shows as text on every page and in every SVG, and no script runs', async () => {
+  // Ten pages one after another: a safety net for a loaded machine, not a time limit on the pages.
+  it('shows as text on every page and in every SVG, and no script runs', { timeout: 300_000 }, async () => {
     const paths = [
       '/',
       '/results/',

@@ -176,10 +176,10 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
     // The first cell again, to see whether the machine changed while the run went on.
     const first = summaries[0];
     let drift = null;
-    if (first && !failure && !controller.signal.aborted && summaries.length === cells.length)
+    if (first && !failure && !stop.load.aborted && summaries.length === cells.length)
       if (wantsDriftCheck(!plan.cells, cells.length)) {
         if (mode === 'text') log(`measuring ${first.label} again to check for drift...`);
-        drift = await measureDrift(session, cells[0]!, first, controller.signal).catch(() => null);
+        drift = await measureDrift(session, cells[0]!, first, stop.load).catch(() => null);
       }
 
     const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched, member));
