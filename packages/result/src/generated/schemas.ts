@@ -215,6 +215,8 @@ export const resultV1Schema = {
         cell: {
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         first: {
           $ref: '#/$defs/DriftSummary',
@@ -1125,6 +1127,8 @@ export const resultV1Schema = {
         note: {
           description: 'What limits the figures (not Linux, remote server), or null.',
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
