@@ -48,8 +48,9 @@ const SCHEMAS = [
 /**
  * The schema as json-schema-to-typescript should see it: the root titled with the type's name (it
  * names types after `title`), no keyword beside a `$ref` (a described `$ref` would become a copy of
- * the referenced type, `Latency1`), and `minItems` only where it makes a tuple (with `maxItems`), so
- * that `trials` is `Trial[]` rather than `[Trial, ...Trial[]]`. Validation uses the schema as written.
+ * the referenced type, `Latency1`), and `minItems` only where it makes a fixed-length tuple (equal to
+ * `maxItems`, as `setGetRatio`), so that `trials` (1 to 1000) is `Trial[]` rather than
+ * `[Trial, ...Trial[]]`. Validation uses the schema as written.
  */
 function forTypes(schema, typeName) {
   const copy = structuredClone(schema);
@@ -59,7 +60,7 @@ function forTypes(schema, typeName) {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
     if (typeof node.$ref === 'string') for (const k of Object.keys(node)) if (k !== '$ref') delete node[k];
-    if (node.minItems !== undefined && node.maxItems === undefined) delete node.minItems;
+    if (node.minItems !== undefined && node.minItems !== node.maxItems) delete node.minItems;
     Object.values(node).forEach(visit);
   };
   visit(copy);

@@ -1,10 +1,12 @@
 import {
   bucketWidthUs,
+  type DecodeScratch,
   decodeCounts,
   HistogramError,
   type Latency,
   type LatencySummaryUs,
   MAX_INFLATED_BYTES,
+  newDecodeScratch,
   summarizeCounts,
 } from '@redis-benchdb/result';
 import type { PlausibilityProblem } from './plausibility.js';
@@ -22,10 +24,12 @@ export const MAX_RESULT_HISTOGRAM_BYTES = 8 * 1024 * 1024;
 /** The decoding work left for one result. */
 export interface DecodeBudget {
   inflatedBytesLeft: number;
+  /** Where each histogram is decoded: its summary is taken before the next one is read. */
+  scratch: DecodeScratch;
 }
 
 export function newDecodeBudget(): DecodeBudget {
-  return { inflatedBytesLeft: MAX_RESULT_HISTOGRAM_BYTES };
+  return { inflatedBytesLeft: MAX_RESULT_HISTOGRAM_BYTES, scratch: newDecodeScratch() };
 }
 
 /**
@@ -42,7 +46,7 @@ export function decodeOrRefuse(
 ): LatencySummaryUs | undefined {
   if (budget.inflatedBytesLeft < 0) return undefined; // said once, below
   try {
-    const decoded = decodeCounts(encoded);
+    const decoded = decodeCounts(encoded, budget.scratch);
     budget.inflatedBytesLeft -= decoded.inflatedBytes;
     if (budget.inflatedBytesLeft < 0) {
       out.push({

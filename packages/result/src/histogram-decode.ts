@@ -81,10 +81,29 @@ export interface DecodedCounts {
   filledLength: number;
   /** What the deflated part inflated to: the decoder's work, for callers that budget it. */
   inflatedBytes: number;
+  /** The sum of the counts, taken while reading them (the summary needs it before its one pass). */
+  total: number;
 }
 
-/** Read an encoded histogram's header and counts, refusing anything its own range cannot hold. */
-export function decodeCounts(base64: string): DecodedCounts {
+/**
+ * Arrays to decode into, reused from one histogram to the next: a 4 MiB body holds hundreds of
+ * histograms, and allocating two arrays for each cost more than reading it. What decodeCounts
+ * returns then lives in these arrays, so it is valid only until the next decode into them.
+ */
+export interface DecodeScratch {
+  indexes: Uint32Array;
+  counts: Uint32Array;
+}
+
+export function newDecodeScratch(): DecodeScratch {
+  return { indexes: new Uint32Array(MAX_COUNTS_LENGTH), counts: new Uint32Array(MAX_COUNTS_LENGTH) };
+}
+
+/**
+ * Read an encoded histogram's header and counts, refusing anything its own range cannot hold.
+ * With `scratch`, the counts are read into it (see DecodeScratch) instead of new arrays.
+ */
+export function decodeCounts(base64: string, scratch?: DecodeScratch): DecodedCounts {
   if (base64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64))
     throw malformed('it is not base64 (A-Z, a-z, 0-9, +, / and = padding, in groups of 4)');
   const outer = Buffer.from(base64, 'base64');
@@ -125,16 +144,22 @@ export function decodeCounts(base64: string): DecodedCounts {
     throw tooLarge(
       `its payload of ${payloadLength} bytes is more than the ${MAX_WORD_BYTES * geometry.countsLength} its ${geometry.countsLength} buckets can need`,
     );
-  return readCounts(inner, geometry, range);
+  return readCounts(inner, geometry, range, scratch);
 }
 
-function readCounts(inner: Buffer, geometry: HistogramGeometry, range: string): DecodedCounts {
+function readCounts(
+  inner: Buffer,
+  geometry: HistogramGeometry,
+  range: string,
+  scratch: DecodeScratch | undefined,
+): DecodedCounts {
   // Typed arrays sized by what the payload can hold (a word is at least a byte): growing plain
   // arrays with push cost ~40x more here. Counts fit: no bucket may hold more than 2^32 - 1.
   const most = Math.min(geometry.countsLength, inner.length - HEADER_BYTES);
-  const indexes = new Uint32Array(most);
-  const counts = new Uint32Array(most);
+  const indexes = scratch?.indexes ?? new Uint32Array(most);
+  const counts = scratch?.counts ?? new Uint32Array(most);
   let filled = 0;
+  let total = 0;
   const limit = geometry.countsLength;
   let index = 0;
   let at = HEADER_BYTES;
@@ -178,6 +203,7 @@ function readCounts(inner: Buffer, geometry: HistogramGeometry, range: string): 
     if (word > 0) {
       indexes[filled] = index;
       counts[filled++] = word;
+      total += word;
     }
     index++;
   }
@@ -187,6 +213,7 @@ function readCounts(inner: Buffer, geometry: HistogramGeometry, range: string): 
     counts: counts.subarray(0, filled),
     filledLength: index,
     inflatedBytes: end,
+    total,
   };
 }
 

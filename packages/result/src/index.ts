@@ -59,12 +59,14 @@ export {
 } from './histogram.js';
 export {
   type DecodedCounts,
+  type DecodeScratch,
   decodeCounts,
   type HistogramGeometry,
   histogramGeometry,
   LATENCY_GEOMETRY,
   MAX_COUNTS_LENGTH,
   MAX_INFLATED_BYTES,
+  newDecodeScratch,
 } from './histogram-decode.js';
 export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
 export { summarizeCounts } from './histogram-summary.js';

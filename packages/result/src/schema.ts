@@ -25,37 +25,58 @@ export type ValidationOutcome = { ok: true } | { ok: false; errors: ValidationEr
 /** At most this many errors are reported: the first ones say enough, and a broken file can have thousands. */
 export const MAX_VALIDATION_ERRORS = 20;
 
-let compiled:
-  | { result: ValidateFunction; envelope: ValidateFunction; imported: ValidateFunction }
-  | undefined;
+interface Validators {
+  result: ValidateFunction;
+  envelope: ValidateFunction;
+  imported: ValidateFunction;
+}
 
-/** The schemas, compiled on first use (compiling costs ~10 ms; most importers never validate). */
+let compiled: { fast: Validators; full: Validators } | undefined;
+
+/**
+ * The schemas, compiled on first use (compiling costs ~10 ms; most importers never validate), twice:
+ * `fast` stops at the first error and decides validity whatever the body; `full` collects every
+ * error, for the list shown, and is only ever given a document of bounded size (see detail).
+ */
 function validators() {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv);
-    compiled = {
-      result: ajv.compile(resultV1Schema),
-      envelope: ajv.compile(envelopeV1Schema),
-      imported: ajv.compile(importedV1Schema),
+    const build = (allErrors: boolean): Validators => {
+      const ajv = new Ajv2020({ allErrors, strict: true, allowUnionTypes: true });
+      addFormats(ajv);
+      return {
+        result: ajv.compile(resultV1Schema),
+        envelope: ajv.compile(envelopeV1Schema),
+        imported: ajv.compile(importedV1Schema),
+      };
     };
+    compiled = { fast: build(false), full: build(true) };
   }
   return compiled;
 }
 
+/**
+ * For the detailed list, arrays are cut to their first DETAIL_ITEMS items: every error ajv lists
+ * costs it work, and 1,000 empty cells (a 3 KB body) made 22,000 errors and held the ingest
+ * service for seconds. Cut, the work is bounded by the schema's nesting, not by the body.
+ */
+const DETAIL_ITEMS = 8;
+
+/** What the last failed validation cost ajv, for tests that check the work stays bounded. */
+export const lastValidationWork = { ajvErrors: 0, cut: false };
+
 /** Check a document against `schemas/result.v1.schema.json`. */
 export function validateResult(doc: unknown): ValidationOutcome {
-  return wrongSchema(doc, RESULT_SCHEMA_ID) ?? run(validators().result, doc);
+  return wrongSchema(doc, RESULT_SCHEMA_ID) ?? run('result', doc);
 }
 
 /** Check a signed envelope's shape against `schemas/envelope.v1.schema.json` (not its signature). */
 export function validateEnvelope(doc: unknown): ValidationOutcome {
-  return wrongSchema(doc, ENVELOPE_SCHEMA_ID) ?? run(validators().envelope, doc);
+  return wrongSchema(doc, ENVELOPE_SCHEMA_ID) ?? run('envelope', doc);
 }
 
 /** Check an imported result (another tool's output or a published document's figures) against `schemas/imported.v1.schema.json`. */
 export function validateImported(doc: unknown): ValidationOutcome {
-  return wrongSchema(doc, IMPORTED_SCHEMA_ID) ?? run(validators().imported, doc);
+  return wrongSchema(doc, IMPORTED_SCHEMA_ID) ?? run('imported', doc);
 }
 
 /**
@@ -73,9 +94,42 @@ function wrongSchema(doc: unknown, expected: string): ValidationOutcome | undefi
   return { ok: false, errors: [{ path: '/schema', message: `/schema: must be "${expected}"${hint}` }] };
 }
 
-function run(validate: ValidateFunction, doc: unknown): ValidationOutcome {
-  if (validate(doc)) return { ok: true };
-  return { ok: false, errors: describeErrors(validate.errors ?? [], doc) };
+function run(kind: keyof Validators, doc: unknown): ValidationOutcome {
+  const { fast, full } = validators();
+  if (fast[kind](doc)) return { ok: true };
+  const first = fast[kind].errors ?? [];
+  const cut = cutArrays(doc);
+  lastValidationWork.cut = cut !== doc;
+  full[kind](cut);
+  const all = full[kind].errors ?? [];
+  lastValidationWork.ajvErrors = all.length + first.length;
+  if (cut === doc) return { ok: false, errors: describeErrors(all, doc) };
+  // The first error in the whole document leads: it may lie past the cut (cell 30 of 43, or a
+  // maxItems that the cut arrays no longer break), and the cut document's errors follow it.
+  const errors = describeErrors([...first, ...all], doc);
+  return { ok: false, errors };
+}
+
+/** `doc` itself when no array in it is longer than DETAIL_ITEMS, else a copy with each one cut. */
+function cutArrays(doc: unknown): unknown {
+  if (Array.isArray(doc)) {
+    let changed = doc.length > DETAIL_ITEMS;
+    const kept = doc.slice(0, DETAIL_ITEMS).map((v, i) => {
+      const c = cutArrays(v);
+      if (c !== doc[i]) changed = true;
+      return c;
+    });
+    return changed ? kept : doc;
+  }
+  if (doc === null || typeof doc !== 'object') return doc;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(doc)) {
+    const c = cutArrays(v);
+    if (c === v) continue;
+    out ??= { ...(doc as Record<string, unknown>) };
+    out[k] = c;
+  }
+  return out ?? doc;
 }
 
 function describeErrors(raw: ErrorObject[], doc: unknown): ValidationError[] {

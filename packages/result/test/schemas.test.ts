@@ -9,6 +9,7 @@ import {
   validateImported,
   validateResult,
 } from '../src/index.js';
+import { lastValidationWork } from '../src/schema.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const examples = (dir: string) => new URL(`schemas/examples/${dir}/`, ROOT);
@@ -87,6 +88,53 @@ describe('validation messages', () => {
     const outcome = validateResult(doc);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.errors).toHaveLength(MAX_VALIDATION_ERRORS);
+  });
+
+  it('lists the errors of 1,000 empty cells (a 3 KB body) from a bounded amount of ajv work', () => {
+    const doc = minimal();
+    doc.cells = Array.from({ length: 1000 }, () => ({}) as ResultV1['cells'][number]);
+    const outcome = validateResult(doc);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.errors[0]).toEqual({
+      path: '/cells',
+      message: '/cells: must NOT have more than 256 items',
+    });
+    expect(outcome.errors[1]?.message).toBe('/cells/0/label: is required but missing');
+    expect(outcome.errors).toHaveLength(MAX_VALIDATION_ERRORS);
+    // Every cell validated with every error collected made ~22,000 errors and took seconds.
+    expect(lastValidationWork.cut).toBe(true);
+    expect(lastValidationWork.ajvErrors).toBeLessThan(500);
+  });
+
+  it('still names an error that lies past the arrays cut for the detailed list', () => {
+    const doc = minimal();
+    const cell = doc.cells[0]!;
+    doc.cells = Array.from({ length: 40 }, (_, i) => ({ ...cell, label: `cell ${i}` }));
+    (doc.cells[30] as { completed: unknown }).completed = -1;
+    const outcome = validateResult(doc);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok)
+      expect(outcome.errors).toEqual([
+        { path: '/cells/30/completed', message: '/cells/30/completed: must be >= 0' },
+      ]);
+  });
+
+  it('takes as many trials as --trials allows (1000), and no more', () => {
+    const doc = minimal();
+    const cell = doc.cells[0]!;
+    const trial = cell.trials[0]!;
+    cell.trials = Array.from({ length: 1000 }, () => ({ ...trial }));
+    cell.trialCount = 1000;
+    expect(validateResult(doc)).toEqual({ ok: true });
+    cell.trials.push({ ...trial });
+    cell.trialCount = 1001;
+    const outcome = validateResult(doc);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok)
+      expect(outcome.errors).toEqual([
+        { path: '/cells/0/trials', message: '/cells/0/trials: must NOT have more than 1000 items' },
+      ]);
   });
 
   it('escapes property names in paths (RFC 6901)', () => {

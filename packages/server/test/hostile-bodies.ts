@@ -16,28 +16,6 @@ export interface HostileBody {
   code?: string;
 }
 
-/**
- * Bodies that another engineer's branch refuses, and this one (the HTTP edge alone) cannot: they are
- * expected to fail until those branches are merged. ingest-integrity: strict envelope parsing
- * (duplicate keys, escaped key spellings, lone surrogates), histogram bounds, minUs 0 plausibility,
- * summaries that are not of their histogram. text-hygiene: control characters, bidi overrides and
- * megabyte strings in free-text fields.
- */
-export const DEPENDS_ON_OTHER_BRANCHES: Record<string, 'ingest-integrity' | 'text-hygiene'> = {
-  'duplicate payload key in the envelope, the first one not signed': 'ingest-integrity',
-  'p\\u0061yload spelling of a second payload key': 'ingest-integrity',
-  'duplicate keyFingerprint in the envelope': 'ingest-integrity',
-  'histogram with a zero run of 2^31': 'ingest-integrity',
-  'histogram with a zero run of 2^33': 'ingest-integrity',
-  'histogram deflate bomb (64 MiB of counts)': 'ingest-integrity',
-  '49M ops/s on 1 connection with minUs 0': 'ingest-integrity',
-  'a trial’s summary count that is not its histogram’s': 'ingest-integrity',
-  'a signed payload nested 100,000 deep': 'ingest-integrity',
-  'control characters in the CPU model': 'text-hygiene',
-  'RTL override in the CPU model': 'text-hygiene',
-  '1 MB CPU model': 'text-hygiene',
-};
-
 /** Result n (a distinct id), edited, canonicalised and validly signed. */
 function signed(n: number, edit: (r: ResultV1) => void, k = key): string {
   return signPayload(canonicalJson(variant(n, edit)), k);
@@ -403,8 +381,5 @@ export function hostileBodies(): HostileBody[] {
     },
     { name: 'a 5 MiB body', body: `${' '.repeat(5 * 1024 * 1024)}${validText(149)}`, code: 'BODY_TOO_LARGE' },
   ];
-  const names = new Set(bodies.map((b) => b.name));
-  for (const name of Object.keys(DEPENDS_ON_OTHER_BRANCHES))
-    if (!names.has(name)) throw new Error(`test bug: DEPENDS_ON_OTHER_BRANCHES names no body "${name}"`);
   return bodies;
 }

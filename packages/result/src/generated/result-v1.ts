@@ -91,6 +91,11 @@ export interface ResultV1 {
     unknown: Unknown;
   };
   warnings: Warning[];
+  /**
+   * At most 256: the full profile has 43 cells and an ad hoc run at most one per test (20); the bound leaves room for larger profiles and keeps a 4 MiB body from holding thousands of cells for the ingest service to check.
+   *
+   * @maxItems 256
+   */
   cells: Cell[];
   /**
    * The run was stopped (Ctrl-C) before its last cell.
@@ -432,6 +437,11 @@ export interface Cell {
    * cv > 0.10.
    */
   unstable: boolean;
+  /**
+   * At most 1000, the largest --trials the runner accepts.
+   *
+   * @maxItems 1000
+   */
   trials: Trial[];
   latencyUs: Latency;
   histogram: Base64Histogram;

@@ -165,7 +165,10 @@ export const resultV1Schema = {
       },
     },
     cells: {
+      description:
+        'At most 256: the full profile has 43 cells and an ad hoc run at most one per test (20); the bound leaves room for larger profiles and keeps a 4 MiB body from holding thousands of cells for the ingest service to check.',
       type: 'array',
+      maxItems: 256,
       items: {
         $ref: '#/$defs/Cell',
       },
@@ -212,6 +215,8 @@ export const resultV1Schema = {
         cell: {
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         first: {
           $ref: '#/$defs/DriftSummary',
@@ -967,8 +972,10 @@ export const resultV1Schema = {
           type: 'boolean',
         },
         trials: {
+          description: 'At most 1000, the largest --trials the runner accepts.',
           type: 'array',
           minItems: 1,
+          maxItems: 1000,
           items: {
             $ref: '#/$defs/Trial',
           },
@@ -1120,6 +1127,8 @@ export const resultV1Schema = {
         note: {
           description: 'What limits the figures (not Linux, remote server), or null.',
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
