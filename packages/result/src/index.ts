@@ -104,8 +104,12 @@ export {
   isUnstable,
   mean,
   median,
+  type PairedRatio,
+  pairedRatio,
   sampleStdDev,
+  seededRandom,
   summarizeTrials,
+  tQuantile975,
   type TrialSummary,
   UNSTABLE_CV,
 } from './stats.js';
