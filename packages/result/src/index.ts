@@ -109,7 +109,7 @@ export {
   sampleStdDev,
   seededRandom,
   summarizeTrials,
-  tQuantile975,
   type TrialSummary,
+  tQuantile975,
   UNSTABLE_CV,
 } from './stats.js';
