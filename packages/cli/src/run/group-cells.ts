@@ -34,7 +34,6 @@ export interface GroupMember {
 }
 
 export interface GroupCellsOptions {
-  groupSize: number;
   signal: AbortSignal;
   shuffler: RoundShuffler;
   /** Text mode: print each member's line per cell as it completes (CSV and JSON print at the end). */

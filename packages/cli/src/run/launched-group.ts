@@ -65,18 +65,12 @@ export async function runLaunchedGroup(flags: RunFlags, command: string[]): Prom
       if (started.member) members.push(started.member);
       else exitCode = 1;
     }
-    const stamp = {
-      id: plan.groupId,
-      size,
-      varies: plan.varies,
-      seed: randomBytes(4).readUInt32LE(0),
-    };
+    // A fresh seed per group: the orders are drawn at random, and recorded in runGroup.schedule.
     const schedule = await runGroupCells(members, planned, {
-      groupSize: size,
       signal: controller.signal,
       quiet: flags.quiet === true,
       text: !flags.json && !flags.csv,
-      shuffler: new RoundShuffler(stamp.seed),
+      shuffler: new RoundShuffler(randomBytes(4).readUInt32LE(0)),
     });
     for (const [i, member] of members.entries()) {
       const finished = await finishMember(member, {
@@ -85,11 +79,11 @@ export async function runLaunchedGroup(flags: RunFlags, command: string[]): Prom
         signing,
         interrupted,
         runGroup: {
-          id: stamp.id,
+          id: plan.groupId,
           index: member.plan.index,
           size,
           label: member.plan.label,
-          varies: stamp.varies,
+          varies: plan.varies,
           schedule,
         },
         first: i === 0,
