@@ -1,6 +1,6 @@
 // pnpm site:build [--db PATH] [--out DIR] [--site-url URL]: build the static site from a database.
 // The database is the one `redis-benchdb run` stores into ($REDIS_BENCHDB_DB, else the default path),
-// so the same --db that run, import and serve take picks another one here too.
+// so the same --db that run, import and redis-benchdb-server take picks another one here too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -791,6 +791,25 @@ const DEFECTS = [
     '/environment/client/unknown/cpu.maxMhz',
     (d) => (d.environment.client.unknown['cpu.maxMhz'] = 0),
   ],
+  // Free text refuses control characters, bidi controls and lengths past the field's maxLength.
+  [
+    'cpu-model-control-char.json',
+    minimal,
+    '/environment/client/cpu/model',
+    (d) => (d.environment.client.cpu.model = 'Intel(R) Xeon(R)\u0007 CPU E5-2680 v4 @ 2.40GHz'),
+  ],
+  [
+    'cpu-model-rtl-override.json',
+    minimal,
+    '/environment/client/cpu/model',
+    (d) => (d.environment.client.cpu.model = 'AMD EPYC \u202e7763 64-Core Processor'),
+  ],
+  [
+    'cpu-model-too-long.json',
+    minimal,
+    '/environment/client/cpu/model',
+    (d) => (d.environment.client.cpu.model = `AMD EPYC 7763 ${'64-Core Processor '.repeat(12)}`),
+  ],
 ];
 
 /** The same for envelopes; they start from the freshly signed one. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { startOpenData } from './open-data.mjs';
@@ -7,6 +7,8 @@ import { renderPngs } from './png.mjs';
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
 const SVGS = '__redisBenchdbStagedSvgs';
 const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
+// Pages left out of the build (src/lib/build-report.ts pushes them here as they render).
+const SKIPPED = '__redisBenchdbSkippedPages';
 
 /**
  * The result pages' worker (src/workers/prepare-worker.ts) as one ES module: worker threads run plain
@@ -50,6 +52,7 @@ export default function artefacts() {
         process.env[STAGE_ENV] = outDir;
         process.env[WORKER_ENV] = await bundleWorker();
         globalThis[SVGS] = [];
+        globalThis[SKIPPED] = [];
         rmSync(openDataDir(), { recursive: true, force: true });
         openData = startOpenData(openDataDir());
       },
@@ -70,8 +73,10 @@ export default function artefacts() {
           `open data: ${results} results in ${seconds.toFixed(1)} s, beside the pages (waited ${secs(t0)} for it)`,
         );
         t0 = performance.now();
+        const report = { skippedPages: globalThis[SKIPPED] ?? [], failedPngs: [] };
         if (process.env.REDIS_BENCHDB_SITE_PNG === '0') {
           logger.warn(`PNGs skipped (REDIS_BENCHDB_SITE_PNG=0): ${svgs.length} charts have no .png`);
+          writeReport(out, report, logger);
           return;
         }
         const jobs = svgs.map(({ rel, sha256 }) => ({
@@ -81,11 +86,31 @@ export default function artefacts() {
           // Charts at 1.5x their size: sharp on most screens, and a third cheaper to draw than 2x.
           width: rel.endsWith('og.svg') ? 1200 : 960,
         }));
-        const { rendered, cached } = await renderPngs(jobs);
+        const { rendered, cached, failed } = await renderPngs(jobs);
         logger.info(`${svgs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);
+        for (const f of failed) {
+          const chart = `/${f.svgFile.slice(out.length)}`;
+          logger.warn(`no PNG for ${chart}: ${f.error}`);
+          report.failedPngs.push({ chart, error: f.error });
+        }
+        writeReport(out, report, logger);
       },
     },
   };
+}
+
+/**
+ * build-report.json beside the pages: what this build left out and why, so that a build which
+ * succeeded for every other result still says which one it could not render.
+ */
+function writeReport(out, report, logger) {
+  writeFileSync(`${out}build-report.json`, `${JSON.stringify(report, null, 2)}\n`);
+  const n = report.skippedPages.length + report.failedPngs.length;
+  if (n === 0) return;
+  logger.warn(
+    `${report.skippedPages.length} pages left out and ${report.failedPngs.length} PNGs not drawn (listed in ${out}build-report.json):`,
+  );
+  for (const s of report.skippedPages) logger.warn(`  skipped ${s.page}: ${s.error}`);
 }
 
 const secs = (t0) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;

@@ -12,17 +12,23 @@ const fontOptions = {
 };
 
 parentPort.on('message', (jobs) => {
+  // One chart resvg cannot parse (text that is not XML) loses its PNG, not the build's other charts.
+  const failed = [];
   for (const { svgFile, pngFile, width } of jobs) {
-    // Plot's SVG inherits its text colour from the page (currentColor): a PNG has no page, so say black.
-    const svg = readFileSync(svgFile, 'utf8').replace('<svg', '<svg color="#111" style="background:#fff"');
-    const png = new Resvg(svg, {
-      font: fontOptions,
-      fitTo: { mode: 'width', value: width },
-      background: '#ffffff',
-    })
-      .render()
-      .asPng();
-    writeFileSync(pngFile, png);
+    try {
+      // Plot's SVG inherits its text colour from the page (currentColor): a PNG has no page, so say black.
+      const svg = readFileSync(svgFile, 'utf8').replace('<svg', '<svg color="#111" style="background:#fff"');
+      const png = new Resvg(svg, {
+        font: fontOptions,
+        fitTo: { mode: 'width', value: width },
+        background: '#ffffff',
+      })
+        .render()
+        .asPng();
+      writeFileSync(pngFile, png);
+    } catch (e) {
+      failed.push({ svgFile, error: String(e?.message ?? e).split('\n')[0] });
+    }
   }
-  parentPort.postMessage(jobs.length);
+  parentPort.postMessage({ done: jobs.length, failed });
 });

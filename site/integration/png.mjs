@@ -17,7 +17,8 @@ const DEFAULT_CACHE =
 
 /**
  * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,
- * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache.
+ * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache,
+ * and the charts that could not be drawn (`failed`: their svgFile and the error), which get no PNG.
  */
 export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   mkdirSync(cacheDir, { recursive: true });
@@ -33,10 +34,12 @@ export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
       cached++;
     } else todo.push({ ...job, cacheFile });
   }
-  if (todo.length)
-    await runPool(todo.map((j) => ({ svgFile: j.svgFile, pngFile: j.cacheFile, width: j.width })));
-  for (const j of todo) place(j.cacheFile, j.pngFile);
-  return { rendered: todo.length, cached };
+  const failed = todo.length
+    ? await runPool(todo.map((j) => ({ svgFile: j.svgFile, pngFile: j.cacheFile, width: j.width })))
+    : [];
+  const bad = new Set(failed.map((f) => f.svgFile));
+  for (const j of todo) if (!bad.has(j.svgFile)) place(j.cacheFile, j.pngFile);
+  return { rendered: todo.length - failed.length, cached, failed };
 }
 
 /** A hard link where the cache and the site share a file system (no copy), else a copy. */
@@ -57,6 +60,7 @@ async function runPool(jobs) {
   const n = Math.max(1, Math.min(availableParallelism(), Math.ceil(jobs.length / BATCH)));
   const batches = [];
   for (let i = 0; i < jobs.length; i += BATCH) batches.push(jobs.slice(i, i + BATCH));
+  const failed = [];
   const workers = Array.from(
     { length: n },
     () => new Worker(new URL('./png-worker.mjs', import.meta.url), { workerData: { fontFiles } }),
@@ -66,7 +70,8 @@ async function runPool(jobs) {
       workers.map(
         (w) =>
           new Promise((resolve, reject) => {
-            const next = () => {
+            const next = (reply) => {
+              if (reply) failed.push(...reply.failed);
               const b = batches.shift();
               if (!b) return resolve();
               w.once('message', next);
@@ -80,4 +85,5 @@ async function runPool(jobs) {
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+  return failed;
 }

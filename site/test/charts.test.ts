@@ -4,6 +4,7 @@ import { latencyChart, nines } from '../src/lib/charts/latency.js';
 import { overTimeChart } from '../src/lib/charts/over-time.js';
 import { standaloneSvg } from '../src/lib/charts/render.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
+import { ogSvg } from '../src/lib/og.js';
 import type { SweepPoint } from '../src/lib/sweeps.js';
 
 // Charts are pure functions from rows to SVG text: fixed rows must give the stored SVG, byte for
@@ -85,12 +86,82 @@ describe('chart snapshots', () => {
 
   it('standalone file carries the title and the source line, and escapes both', async () => {
     const c = sweepChart(sweep, { axis: 'pipeline', title: 'T <&> "q"', source: 'x' });
-    const file = standaloneSvg(c, 'result 0123456789ab, CPU <img src=x onerror=alert(1)>');
+    const file = standaloneSvg(c, {
+      text: 'result 0123456789ab, CPU <img src=x onerror=alert(1)>',
+      url: 'https://example.org/results/0123456789ab/?a=1&b=2',
+      asOf: 'as of 2025-03-04',
+    });
     expect(file).toContain(
       'Source: redis-benchdb, result 0123456789ab, CPU &lt;img src=x onerror=alert(1)&gt;',
     );
     expect(file).toContain('T &lt;&amp;&gt; "q"');
+    expect(file).toContain('<a href="https://example.org/results/0123456789ab/?a=1&amp;b=2">');
+    expect(file).toContain(
+      'as of 2025-03-04 · <tspan fill="#0b57d0">https://example.org/results/0123456789ab/?a=1&amp;b=2</tspan>',
+    );
     await expect(file).toMatchFileSnapshot('snapshots/standalone-sweep.svg');
+  });
+
+  it('a long source wraps onto a second line and is clipped there, never past the width', () => {
+    const c = sweepChart(sweep, { axis: 'pipeline', title: 'T', source: 'x' });
+    const text = `result 0123456789ab, measured by redis-benchdb, standard-v1 quick, redis 7.4.1 on ${'Xeon '.repeat(60)}`;
+    const file = standaloneSvg(c, { text, url: 'https://example.org/', asOf: 'as of 2025-03-04' });
+    const lines = [...file.matchAll(/<text x="8" y="\d+">([^<]*)<\/text>/g)].map((m) => m[1]!);
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(100);
+    expect(lines[1]).toMatch(/…$/);
+  });
+});
+
+describe('SVG as XML', () => {
+  it('names elements in SVG case, so an .svg file and resvg draw them', () => {
+    const { svg } = sweepChart(sweep, { axis: 'pipeline', title: 'T', source: 'x' });
+    const names = new Set([...svg.matchAll(/<([A-Za-z][\w-]*)/g)].map((m) => m[1]!));
+    expect([...names].sort()).toEqual([
+      'circle',
+      'desc',
+      'g',
+      'line',
+      'path',
+      'style',
+      'svg',
+      'text',
+      'title',
+    ]);
+    expect(svg).toContain('viewBox="0 0 640 360"');
+  });
+
+  it('drops characters XML 1.0 does not allow, from text and attributes', () => {
+    const bad = `a\u0000b\u0007c\u001Fd\uFFFEe\uFFFF f\uD800g\uDC00h`;
+    const c = sweepChart(
+      sweep.map((p) => ({ ...p, series: `GET ${bad}` })),
+      { axis: 'pipeline', title: bad, source: `CPU ${bad}` },
+    );
+    const file = standaloneSvg(c, {
+      text: `CPU ${bad}`,
+      url: 'https://example.org/',
+      asOf: 'as of 2025-03-04',
+    });
+    // What XML 1.0 allows: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, and whole surrogate pairs.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the test.
+    expect(file).not.toMatch(/[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/);
+    expect(file).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(file).toContain('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFD f\uFFFDg\uFFFDh');
+    // A pair stays a pair: an emoji in a label is fine.
+    expect(standaloneSvg(c, { text: 'CPU \u{1F680}', url: 'https://example.org/', asOf: 'x' })).toContain(
+      '\u{1F680}',
+    );
+  });
+
+  it('an .svg file with those characters still renders to PNG (resvg)', async () => {
+    const { Resvg } = await import('@resvg/resvg-js');
+    const bad = 'a\u0000b\u0008c\uFFFF\uD800';
+    const c = sweepChart(sweep, { axis: 'pipeline', title: bad, source: bad });
+    const file = standaloneSvg(c, { text: bad, url: 'https://example.org/', asOf: 'as of 2025-03-04' });
+    const png = new Resvg(file).render().asPng();
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    const og = ogSvg({ kicker: bad, title: bad, lines: [bad], footer: bad });
+    expect(new Resvg(og).render().asPng().subarray(1, 4).toString()).toBe('PNG');
   });
 });
 

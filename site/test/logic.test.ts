@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deflateBombHistogram, emptyRunHistogram } from '../../packages/result/test/support/histograms.js';
+import { latencyPoints } from '../src/lib/charts/latency.js';
 import { type CompareInput, compareResults } from '../src/lib/compare.js';
 import { filtersToSearch, type IndexRow, matches, options, parseFilters } from '../src/lib/filters.js';
 import type { CellView } from '../src/lib/model.js';
@@ -52,6 +54,25 @@ describe('compareResults', () => {
       input('b', {}, [cell('get', 50, 1), { ...cell('set', 50, 0) }]),
     ]);
     expect(c.cells.map((x) => x.verdicts[1])).toEqual(['slower', 'unknown']);
+  });
+
+  it('gives a cell whose replies were mostly errors (ERRORS) neither a ratio nor a verdict', () => {
+    const c = compareResults([
+      input('a', {}, [cell('get', 100, 1), cell('set', 100, 1)]),
+      input('b', {}, [cell('get', 50, 1), { ...cell('set', 900, 1), errors: true }]),
+      input('c', {}, [{ ...cell('get', 200, 1) }, cell('set', 50, 1)]),
+    ]);
+    expect(c.cells.map((x) => x.verdicts)).toEqual([
+      ['unknown', 'slower', 'faster'],
+      ['unknown', 'mostly errors', 'slower'],
+    ]);
+    expect(c.cells[1]!.ratios).toEqual([1, null, 0.5]);
+    const erroringBase = compareResults([
+      input('a', {}, [{ ...cell('set', 900, 1), errors: true }]),
+      input('b', {}, [cell('set', 100, 1)]),
+    ]);
+    expect(erroringBase.cells[0]!.verdicts).toEqual(['mostly errors', 'mostly errors']);
+    expect(erroringBase.cells[0]!.ratios).toEqual([null, null]);
   });
 
   it('finds nothing to compare when no workload matches, and refuses a single result', () => {
@@ -134,11 +155,30 @@ const c = (o: Partial<CellView>): CellView => ({
   opsCv: null,
   trialOps: [100],
   unstable: false,
+  errors: false,
   latencyUs: null,
   histogram: null,
   clientBound: null,
   crossCheck: null,
   ...o,
+});
+
+// A histogram stored before ingest bounded them (issue 11, rows 1 and 2): the build must not hang
+// on it, nor fail; the page plots the percentiles the cell states instead.
+describe('latency points of a stored histogram that cannot be decoded', () => {
+  it('fall back to the stated summary, for a run of 2^33 empty buckets and for a deflate bomb', () => {
+    const latencyUs = { p50Us: 25, p99Us: 40, p999Us: 90, maxUs: 120 };
+    for (const histogram of [
+      emptyRunHistogram(33),
+      emptyRunHistogram(29, [0, 5]),
+      deflateBombHistogram(64 * 1024 ** 2),
+    ])
+      expect(latencyPoints(c({ histogram, latencyUs }))).toEqual([
+        { series: 'GET', percentile: 50, latencyUs: 25 },
+        { series: 'GET', percentile: 99, latencyUs: 40 },
+        { series: 'GET', percentile: 99.9, latencyUs: 90 },
+      ]);
+  });
 });
 
 describe('sweeps', () => {

@@ -9,6 +9,6 @@ export class CliError extends Error {
   }
 }
 
-/** Exit codes: 1 the run failed or is incomplete, 2 the command line is wrong, 130 interrupted. */
+/** Exit codes: 1 the run failed or is incomplete, 2 the command line is wrong, 130 interrupted (SIGTERM 143, SIGHUP 129: run/stop.ts). */
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;

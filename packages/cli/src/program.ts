@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { CleanupFlags } from './commands/cleanup.js';
 import type { ImportFlags } from './commands/import.js';
 import type { SubmitFlags } from './commands/submit.js';
 import { CliError, EXIT_USAGE } from './errors.js';
@@ -10,8 +11,9 @@ What it does:
   Drives a Redis-compatible server (Redis, Valkey, KeyDB, Dragonfly) with a lean RESP client that
   keeps up with redis-benchmark, times every request in an HDR histogram, checks its own count
   against the server's INFO commandstats, and says when the client rather than the server was the
-  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C too);
-  it never runs FLUSHALL or FLUSHDB.
+  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C,
+  SIGTERM and SIGHUP too; \`redis-benchdb cleanup\` removes what a killed run left); it never runs
+  FLUSHALL or FLUSHDB.
 
   With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
@@ -107,6 +109,15 @@ export function buildProgram(
     .option('--threads <n>', 'worker threads sharing the connections', '1')
     .option('--duration <seconds>', 'run each test this long instead of -n requests')
     .option('--warmup <seconds>', 'load before measuring, not recorded')
+    .option(
+      '--timeout <seconds>',
+      'end a cell as incomplete (exit 1) when the server sends no reply this long while requests are outstanding; 0 waits forever',
+      '10',
+    )
+    .option(
+      '--allow-errors',
+      'exit 0 even when a cell is mostly error replies (the ERRORS warning stays in the result)',
+    )
     .addOption(
       new Option('--pipeline-mode <mode>', 'how -P is kept full')
         .choices(['batch', 'window'])
@@ -186,6 +197,23 @@ export function buildProgram(
     });
   addTargetOptions(sysinfo);
 
+  const cleanup = program
+    .command('cleanup')
+    .description(
+      'remove keys that killed runs left: only prefixes a run marked as its own (rbdb:<id>:__run__)',
+    )
+    .helpOption('--help', 'show help')
+    .option('--prefix <prefix>', 'only this run prefix, e.g. rbdb:3f9c1a: (as the run printed it)')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--yes', 'remove without asking (needed when not on a terminal)')
+    .option('--force', 'also remove the keys of runs that still look alive')
+    .option('--cluster', 'Redis Cluster: -h/-p name any node; every primary is scanned')
+    .addHelpText('after', '\nThe password: -a, or $REDISCLI_AUTH (as redis-cli reads it).\n')
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      process.exitCode = await others.cleanup(typedFlags(opts, cmd) as CleanupFlags);
+    });
+  addTargetOptions(cleanup);
+
   program
     .command('import')
     .description(
@@ -220,16 +248,12 @@ export function buildProgram(
 
   program
     .command('submit')
-    .description(
-      'post signed results (run --out files) to the ingest service; --pending sends what could not be delivered before',
-    )
+    .description('post signed results (run --out files) to the ingest service; --pending: what waits')
     .helpOption('--help', 'show help')
     .argument('[file...]', 'signed result files')
-    .option(
-      '--server <url>',
-      'the ingest service (default: $REDIS_BENCHDB_SERVER, or "server" in config.json)',
-    )
-    .option('--pending', 'send the results waiting in the spool')
+    .option('--server <url>', 'the ingest service (default: $REDIS_BENCHDB_SERVER, or config.json)')
+    .option('--pending', 'send the results waiting in the spool, each to the service it was meant for')
+    .option('--db <path>', 'the local database whose spool (beside it) to use (default: as run)')
     .option('--json', 'print the outcome of each file as JSON')
     .action(async (files: string[], opts: SubmitFlags) => {
       process.exitCode = await others.submit(files, opts);
@@ -246,20 +270,6 @@ export function buildProgram(
     )
     .action(async (id: string, opts: { server?: string }) => {
       process.exitCode = await others.retract(id, opts);
-    });
-
-  program
-    .command('serve')
-    .description('run the ingest HTTP service on a SQLite database')
-    .helpOption('--help', 'show help')
-    .option(
-      '--db <path>',
-      'the SQLite database (default: $REDIS_BENCHDB_DB or ~/.local/share/redis-benchdb/benchdb.sqlite)',
-    )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .action(async (opts: { db?: string; port?: string; host?: string }) => {
-      process.exitCode = await others.serve(opts);
     });
 
   program
@@ -315,10 +325,10 @@ export interface OtherCommands {
   import(files: string[], flags: ImportFlags): Promise<number>;
   export(flags: { db?: string; jsonl?: boolean }): Promise<number>;
   submit(files: string[], flags: SubmitFlags): Promise<number>;
-  serve(flags: { db?: string; port?: string; host?: string }): Promise<number>;
   retract(id: string, flags: { server?: string }): Promise<number>;
   sysinfo(flags: SysinfoFlags): Promise<number>;
   keygen(flags: { force?: boolean; json?: boolean }): Promise<number>;
+  cleanup(flags: CleanupFlags): Promise<number>;
   verify(files: string[], flags: { json?: boolean }): Promise<number>;
 }
 
@@ -327,10 +337,10 @@ const LAZY_COMMANDS: OtherCommands = {
   import: async (files, f) => (await import('./commands/import.js')).importCommand(files, f),
   export: async (f) => (await import('./commands/export.js')).exportCommand(f),
   submit: async (files, f) => (await import('./commands/submit.js')).submitCommand(files, f),
-  serve: async (f) => (await import('./commands/serve.js')).serveCommand(f),
   retract: async (id, f) => (await import('./commands/retract.js')).retractCommand(id, f),
   sysinfo: async (f) => (await import('./commands/sysinfo.js')).sysinfoCommand(f),
   keygen: async (f) => (await import('./commands/keygen.js')).keygenCommand(f),
+  cleanup: async (f) => (await import('./commands/cleanup.js')).cleanupCommand(f),
   verify: async (files, f) => (await import('./commands/verify.js')).verifyCommand(files, f),
 };
 

@@ -1,6 +1,9 @@
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { defaultDatabasePath } from '@redis-benchdb/db';
+import { contentId } from '@redis-benchdb/result';
+import { cliName, shellQuote } from './run/invocation.js';
 import { configDir } from './signing-key.js';
 
 /**
@@ -26,8 +29,15 @@ export async function serverUrl(
   }
 }
 
-export function spoolDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dirname(defaultDatabasePath(env)), 'spool');
+/** The spool of the database at `dbPath` (default: the default database): a folder beside it. */
+export function spoolDir(dbPath?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(dirname(dbPath ?? defaultDatabasePath(env)), 'spool');
+}
+
+/** The command that sends the spool of `dbPath` later, as the user can paste it. */
+export function pendingHint(dbPath: string | undefined): string {
+  // Absolute: the hint must work from whatever directory it is pasted in.
+  return `${cliName()} submit --pending${dbPath ? ` --db ${shellQuote(resolve(dbPath))}` : ''}`;
 }
 
 export type SubmitOutcome =
@@ -85,38 +95,95 @@ export async function postEnvelope(url: string, body: string, timeoutMs = 15_000
   };
 }
 
-/** Keep a signed envelope for later: the file name is its content id when known, so it is kept once. */
-export async function spool(
-  body: string,
-  name: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string> {
-  const dir = spoolDir(env);
+/** One spooled submission: the signed file, and the services it is still owed to. */
+export interface SpoolEntry {
+  file: string;
+  servers: string[];
+}
+
+/**
+ * Keep a signed envelope for `server`, named by its content id (the result's id), so that two
+ * different files never collide and the same result twice is one entry. The services it is for are
+ * kept beside it (`<id>.servers`), so `submit --pending` sends each where it was meant to go.
+ */
+export async function spool(body: string, server: string, dbPath?: string): Promise<string> {
+  const dir = spoolDir(dbPath);
   await mkdir(dir, { recursive: true });
-  const path = join(dir, name.endsWith('.json') ? name : `${name}.json`);
-  await writeFile(`${path}.tmp`, body);
-  await rename(`${path}.tmp`, path);
+  const path = join(dir, `${entryId(body)}.json`);
+  await writeAtomically(path, body);
+  const servers = await readServers(path);
+  if (!servers.includes(server)) await writeServers(path, [...servers, server]);
   return path;
 }
 
-export async function pendingFiles(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+/** The spooled entries of the database at `dbPath`, oldest name first. */
+export async function pendingEntries(dbPath?: string): Promise<SpoolEntry[]> {
+  const dir = spoolDir(dbPath);
+  let names: string[];
   try {
-    const dir = spoolDir(env);
-    return (await readdir(dir))
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => join(dir, f));
+    names = await readdir(dir);
   } catch {
     return [];
   }
+  const entries: SpoolEntry[] = [];
+  for (const f of names.filter((n) => n.endsWith('.json')).sort()) {
+    const file = join(dir, f);
+    entries.push({ file, servers: await readServers(file) });
+  }
+  return entries;
+}
+
+/** `server` has the entry now: forget it there; the entry goes once no service is owed it. */
+export async function unspool(entry: SpoolEntry, server: string | null): Promise<void> {
+  const rest = server === null ? [] : entry.servers.filter((s) => s !== server);
+  if (rest.length > 0) return writeServers(entry.file, rest);
+  await rm(entry.file, { force: true });
+  await rm(serversFile(entry.file), { force: true });
 }
 
 /** A refused submission leaves the queue but is kept, with the service's reason beside it. */
 export async function setAside(path: string, reason: string): Promise<string> {
   const dir = join(dirname(path), 'refused');
   await mkdir(dir, { recursive: true });
-  const target = join(dir, path.slice(dirname(path).length + 1));
+  const target = join(dir, basename(path));
   await rename(path, target);
+  await rename(serversFile(path), serversFile(target)).catch(() => {});
   await writeFile(`${target}.reason.txt`, `${reason}\n`);
   return target;
+}
+
+const SERVERS = '.servers';
+
+function serversFile(entry: string): string {
+  return `${entry.slice(0, -'.json'.length)}${SERVERS}`;
+}
+
+async function readServers(entry: string): Promise<string[]> {
+  try {
+    const j = JSON.parse(await readFile(serversFile(entry), 'utf8')) as { servers?: unknown };
+    return Array.isArray(j.servers) ? j.servers.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeServers(entry: string, servers: string[]): Promise<void> {
+  return writeAtomically(serversFile(entry), `${JSON.stringify({ servers }, null, 2)}\n`);
+}
+
+/** The result's id when `body` is a signed envelope; else the file's own hash (it is kept all the same). */
+function entryId(body: string): string {
+  try {
+    const payload = (JSON.parse(body) as { payload?: unknown }).payload;
+    if (typeof payload === 'string') return contentId(payload);
+  } catch {
+    // not JSON: the service will say what is wrong with it
+  }
+  return `file-${createHash('sha256').update(body).digest('hex')}`;
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
 }

@@ -8,8 +8,10 @@ import {
   parseDoc,
   removeTempDirs,
   runCli,
+  spawnCli,
   stopServers,
   testServer,
+  waitFor,
 } from './helpers/cli.js';
 
 // `run --cluster` end to end against a 3-primary cluster of local redis-servers on free ports:
@@ -124,4 +126,55 @@ describe('run --cluster refuses what a cluster cannot do, before any load', () =
     expect(r.stdout).toMatch(/--cluster/);
     expect(r.stdout).toMatch(/Redis Cluster \(--cluster\)/);
   });
+});
+
+describe('cleanup --cluster', () => {
+  /** Keys on every primary, summed. */
+  async function keysOnPrimaries(): Promise<number> {
+    let n = 0;
+    for (const p of cluster.primaries) {
+      const redis = new Redis({
+        port: p.port,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      redis.on('error', () => {});
+      await redis.connect();
+      try {
+        n += await redis.dbsize();
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return n;
+  }
+
+  it('removes what a SIGKILLed run left on every primary', async () => {
+    const before = await keysOnPrimaries();
+    const run = spawnCli(
+      ['run', '-p', port, '--cluster', '-t', 'set', '-r', '100000', '-c', '4', '--duration', '60'],
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    await waitFor(
+      async () => {
+        if (run.child.exitCode !== null) throw new Error(`the run ended early:\n${run.stderr()}`);
+        return (await keysOnPrimaries()) > before + 3000;
+      },
+      () => `the run to write keys (stderr so far: ${run.stderr()})`,
+      60_000,
+    );
+    const prefix = /keys under (rbdb:[0-9a-f]{6}:)\*/.exec(run.stderr())![1]!;
+    run.child.kill('SIGKILL');
+    await run.done;
+    const dry = await runCli(['cleanup', '-p', port, '--cluster', '--dry-run']);
+    expect(dry.code, describeResult(dry)).toBe(0);
+    expect(dry.stdout).toContain(`${prefix}*`);
+    const r = await runCli(['cleanup', '-p', port, '--cluster', '--yes']);
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`removed [\\d,]+ keys under ${prefix}\\*`));
+    expect(await keysOnPrimaries()).toBe(before);
+  }, 120_000);
 });

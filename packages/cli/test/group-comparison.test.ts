@@ -27,6 +27,18 @@ function member(index: number, ops: number[], interleaved: boolean): { label: st
   return { label, doc };
 }
 
+/** Just what the table reads of a result: cell labels, medians, client-bound flags, warnings. */
+function doc(cells: [string, number][], errorsIn: string[] = []): ResultV1 {
+  return {
+    cells: cells.map(([label, median]) => ({
+      label,
+      opsPerSec: { median },
+      saturation: { clientBound: false },
+    })),
+    warnings: errorsIn.map((cell) => ({ code: 'ERRORS', message: 'Most replies were errors.', cell })),
+  } as unknown as ResultV1;
+}
+
 describe('group comparison', () => {
   // Rounds 2 and 3 ran while something else loaded the machine; the second member is 10% faster
   // in every round. Each member's own spread is wide (CV 40%), the paired ratio is 1.10x for sure.
@@ -63,5 +75,51 @@ describe('group comparison', () => {
     const table = comparisonTable('9f2c41d07a3be865', docs);
     expect(table).toMatch(/\(Nx\) is the ratio to the first row/);
     expect(table).toMatch(/member 1 +99,000 \(1\.10x\)$/m);
+  });
+
+  it('shows a cell whose replies were mostly errors as errors, with no ratio against it or from it', () => {
+    const table = comparisonTable('g1', [
+      {
+        label: 'a',
+        doc: doc(
+          [
+            ['SET', 1000],
+            ['GET', 2000],
+          ],
+          ['SET'],
+        ),
+      },
+      {
+        label: 'b',
+        doc: doc([
+          ['SET', 500],
+          ['GET', 3000],
+        ]),
+      },
+      {
+        label: 'c',
+        doc: doc(
+          [
+            ['SET', 900],
+            ['GET', 1000],
+          ],
+          ['SET'],
+        ),
+      },
+    ]);
+    const [, , a, b, c] = table.split('\n');
+    expect(a).toMatch(/^a\s+errors\s+2,000$/);
+    expect(b).toMatch(/^b\s+500\s+3,000 \(1\.50x\)$/);
+    expect(c).toMatch(/^c\s+errors\s+1,000 \(0\.50x\)$/);
+  });
+
+  it('an interleaved group shows an erroring cell as errors, and pairs no ratio against it', () => {
+    const docs = [member(0, base, true), member(1, faster, true)];
+    docs[0]!.doc.warnings = [
+      { code: 'ERRORS', message: 'Most replies were errors.', cell: docs[0]!.doc.cells[0]!.label },
+    ];
+    const table = comparisonTable('9f2c41d07a3be865', docs);
+    expect(table).toMatch(/^member 0 +errors$/m);
+    expect(table).toMatch(/^member 1 +99,000$/m);
   });
 });

@@ -185,63 +185,71 @@ describe('run --server-bin', () => {
     expect(r.stderr).toMatch(/--client-cpus 0 NOT applied/);
   });
 
-  it('Ctrl-C during the first cell stops the group: exit 130, every server gone, what ran kept as interrupted', async () => {
-    const dir = await tempDir();
-    const cli = spawnCli(
-      [
-        'run',
-        '--server-bin',
-        'redis-server',
-        '--transport',
-        'tcp,unix',
-        '-t',
-        'set',
-        '--duration',
-        '20',
-        '-c',
-        '2',
-        '--json',
-      ],
-      { configDir: dir, timeoutMs: 120_000 },
-    );
-    // Every member is started before the first cell: both servers are up.
-    await waitFor(() => startedPids(cli.stderr()).length === 2, 'both servers to start', 60_000);
-    const pids = startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
-    // Wait until the load runs (keys written on either server): an interrupt during the workers'
-    // handshake is another case.
-    const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
-    expect(port).not.toBe(6379);
-    const socket = /on unix:(\S+?);/.exec(cli.stderr())![1]!;
-    const servers = [
-      new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 }),
-      new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0 }),
-    ];
-    for (const redis of servers) {
-      redis.on('error', () => {});
-      await redis.connect();
-    }
-    await waitFor(
-      async () => (await Promise.all(servers.map((r) => r.dbsize()))).some((n) => n > 0),
-      'the run to write keys',
-      60_000,
-    );
-    for (const redis of servers) redis.disconnect();
-    cli.child.kill('SIGINT');
-    const r = await cli.done;
-    expect(r.code, describeResult(r)).toBe(130);
-    for (const pid of pids) expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
-    expect(r.stderr).toMatch(
-      /interrupted: 2 of 2 results kept, marked interrupted; every launched server is stopped/,
-    );
-    const docs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as ResultV1);
-    expect(docs.map((d) => [d.runGroup!.index, d.interrupted, d.incomplete])).toEqual([
-      [0, true, true],
-      [1, true, true],
-    ]);
-  }, 180_000);
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s during the first cell stops the group: exit %i, every server gone, what ran kept as interrupted',
+    async (signal, code) => {
+      const dir = await tempDir();
+      const cli = spawnCli(
+        [
+          'run',
+          '--server-bin',
+          'redis-server',
+          '--transport',
+          'tcp,unix',
+          '-t',
+          'set',
+          '--duration',
+          '20',
+          '-c',
+          '2',
+          '--json',
+        ],
+        { configDir: dir, timeoutMs: 120_000 },
+      );
+      // Every member is started before the first cell: both servers are up.
+      await waitFor(() => startedPids(cli.stderr()).length === 2, 'both servers to start', 60_000);
+      const pids = startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
+      // Wait until the load runs (keys written on either server): an interrupt during the workers'
+      // handshake is another case.
+      const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
+      expect(port).not.toBe(6379);
+      const socket = /on unix:(\S+?);/.exec(cli.stderr())![1]!;
+      const servers = [
+        new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 }),
+        new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0 }),
+      ];
+      for (const redis of servers) {
+        redis.on('error', () => {});
+        await redis.connect();
+      }
+      // More than each run's marker and alive key, written before the load.
+      await waitFor(
+        async () => (await Promise.all(servers.map((r) => r.dbsize()))).some((n) => n > 2),
+        'the run to write keys',
+        60_000,
+      );
+      for (const redis of servers) redis.disconnect();
+      cli.child.kill(signal);
+      const r = await cli.done;
+      expect(r.code, describeResult(r)).toBe(code);
+      for (const pid of pids) expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+      expect(r.stderr).toMatch(
+        /interrupted: 2 of 2 results kept, marked interrupted; every launched server is stopped/,
+      );
+      const docs = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ResultV1);
+      expect(docs.map((d) => [d.runGroup!.index, d.interrupted, d.incomplete])).toEqual([
+        [0, true, true],
+        [1, true, true],
+      ]);
+    },
+    180_000,
+  );
 
   it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
     const dir = await tempDir();

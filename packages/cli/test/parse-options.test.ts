@@ -95,6 +95,12 @@ describe('target flags', () => {
     expect(p.targetIsDefault).toBe(true);
   });
 
+  it('--timeout sets the reply deadline in seconds (0: wait forever); without it the engine default applies', async () => {
+    expect((await plan('-t', 'get', '-p', '7000', '--timeout', '2.5')).target.replyTimeoutSec).toBe(2.5);
+    expect((await plan('-t', 'get', '-p', '7000', '--timeout', '0')).target.replyTimeoutSec).toBe(0);
+    expect((await plan('-t', 'get', '-p', '7000')).target.replyTimeoutSec).toBeUndefined();
+  });
+
   it.each([
     [['-p', '7000']],
     [['-h', '127.0.0.1']],
@@ -323,6 +329,8 @@ describe('bad numbers are usage errors naming the flag', () => {
     [['--duration', '-1'], '--duration'],
     [['--rate', 'fast'], '--rate'],
     [['--warmup', 'x'], '--warmup'],
+    [['--timeout', 'soon'], '--timeout'],
+    [['--timeout', '-1'], '--timeout'],
   ])('%j', async (args, flag) => {
     const err = await usageError('-t', 'get', ...args);
     expect(err.exitCode).toBe(2);

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  environmentFingerprint,
+  environmentFingerprintV2,
   type ResultV1,
   validateResult,
   workloadFingerprint,
@@ -137,7 +137,8 @@ describe('run --trials 3 --json', () => {
     expect(env.client.cpu.cores).toBeGreaterThanOrEqual(1);
     expect(env.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     // Anyone can recompute it from the block it summarizes.
-    expect(env.fingerprint).toBe(environmentFingerprint(env));
+    expect(env.fingerprintVersion).toBe('env-v2');
+    expect(env.fingerprint).toBe(environmentFingerprintV2(env));
     expect(codes(doc)).toContain('SAME_HOST');
     // A plain test server (no persistence, loglevel notice, no MONITOR) deserves none of these.
     expect(codes(doc)).not.toContain('PERSISTENCE_ON');

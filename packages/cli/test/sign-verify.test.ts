@@ -326,6 +326,30 @@ describe('run --out and verify', () => {
     expect(b).toMatchObject({ ok: false, reason: expect.stringMatching(/result schema.*environment/) });
   });
 
+  // Issue 11 rows 4 and 5: JSON.parse keeps the last of two keys, and the first could be what a
+  // reader shows; a payload nested 100,000 deep overflowed the stack of a recursive check.
+  it('a file with a key twice (in any spelling) or nested too deep: exit 1, said plainly', async () => {
+    const { envelope } = await readEnvelope(file);
+    const key = createPrivateKey(await readFile(path.join(configDir, 'signing-key.pem'), 'utf8'));
+    const twoPayloads = path.join(dir, 'two-payloads.json');
+    const forged = envelope.payload.replace('"completed":2000', '"completed":9999');
+    await writeFile(
+      twoPayloads,
+      `{"p\\u0061yload":${JSON.stringify(forged)},${JSON.stringify(envelope).slice(1)}`,
+    );
+    const deep = path.join(dir, 'deep.json');
+    const p = `{"cells":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const signature = sign(null, Buffer.from(p, 'utf8'), key).toString('base64');
+    await writeFile(deep, JSON.stringify({ ...envelope, payload: p, signature }));
+    const r = await runCli(['verify', twoPayloads, deep], { configDir });
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stdout).toContain(
+      `${twoPayloads}: FAILED: the envelope has the key "payload" twice at /payload (spelt "p\\u0061yload" and "payload")`,
+    );
+    expect(r.stdout).toContain(`${deep}: FAILED: the payload nests objects and arrays more than 32 deep`);
+    expectNoStackTrace(r);
+  });
+
   it('a private key readable by others is refused before the run starts', async () => {
     const keyFile = path.join(configDir, 'signing-key.pem');
     const out = path.join(dir, 'never.json');

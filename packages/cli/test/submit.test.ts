@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { count, openDatabase } from '../../db/dist/index.js';
 import {
@@ -19,12 +20,19 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** `redis-benchdb serve` on a fresh database, as a separate process; returns its URL. */
+/** The service's own bin (`redis-benchdb-server`, built by `pnpm build`). */
+const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
+
+/** The ingest service on a fresh database, as a separate process; returns its URL. */
 async function serve(dbPath: string) {
-  const proc = spawnCli(['serve', '--db', dbPath, '--port', '0'], { timeoutMs: 60_000 });
-  await waitFor(() => /^http:\/\/127\.0\.0\.1:\d+$/m.test(proc.stdout()), 10_000);
+  const proc = spawnCli(['--db', dbPath, '--port', '0'], {
+    command: [process.execPath, SERVER_MAIN],
+    timeoutMs: 60_000,
+  });
+  const listening = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
+  await waitFor(() => listening.test(proc.stdout()), 'the service to print "listening on"', 30_000);
   return {
-    url: proc.stdout().trim().split('\n')[0]!,
+    url: listening.exec(proc.stdout())![1]!,
     stop: () => proc.child.kill('SIGTERM'),
     done: proc.done,
   };

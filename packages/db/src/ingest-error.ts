@@ -4,10 +4,16 @@
  */
 export type IngestErrorCode =
   | 'MALFORMED_JSON'
+  /** The same key twice in one object (after unescaping), in the envelope or its payload. */
+  | 'DUPLICATE_KEY'
+  /** Objects and arrays nested deeper than MAX_JSON_DEPTH. */
+  | 'TOO_DEEP'
   | 'UNSUPPORTED_SCHEMA'
   | 'INVALID_ENVELOPE'
   | 'BAD_SIGNATURE'
   | 'INVALID_RESULT'
+  /** A histogram that is not HdrHistogram V2, or claims more buckets or bytes than its range holds. */
+  | 'INVALID_HISTOGRAM'
   | 'IMPLAUSIBLE';
 
 export class IngestError extends Error {

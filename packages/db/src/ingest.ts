@@ -1,6 +1,10 @@
 import {
+  canonicalJson,
+  checkJsonStructure,
   ENVELOPE_SCHEMA_ID,
   type EnvelopeV1,
+  JsonStructureError,
+  type JsonStructureErrorCode,
   RESULT_SCHEMA_ID,
   type ResultV1,
   verifyEnvelope,
@@ -30,7 +34,8 @@ export interface IngestOutcome {
 }
 
 /**
- * Store one signed envelope (`redis-benchdb/envelope.v1`), given as the bytes received. The one way
+ * Store one signed envelope (`redis-benchdb/envelope.v1`), given as the bytes received, in its
+ * canonical form (RFC 8785): the id, the hash of the signed payload, does not change. The one way
  * signed results enter the database: the server, `db:build` and tests all come through here, so the
  * checks cannot differ between them. Throws IngestError, with nothing written, when refused.
  *
@@ -39,10 +44,11 @@ export interface IngestOutcome {
  */
 export function ingest(db: BenchDb, body: string | Buffer, opts: IngestOptions = {}): IngestOutcome {
   const text = typeof body === 'string' ? body : decodeUtf8(body);
+  checkStructure(text);
   const parsed = parseJson(text);
   refuseOtherSchemas(parsed);
   const verified = verifyEnvelope(parsed);
-  if (!verified.ok) throw refusal(parsed as EnvelopeV1, verified.reason);
+  if (!verified.ok) throw refusal(parsed as EnvelopeV1, verified);
 
   const now = opts.now ?? new Date();
   const problems = checkPlausibility(verified.result, { now });
@@ -52,7 +58,9 @@ export function ingest(db: BenchDb, body: string | Buffer, opts: IngestOptions =
   const id = contentId(envelope.payload);
   const row = resultRow(verified.result, {
     id,
-    envelope: text,
+    // What was verified, not the bytes received: the same five fields in RFC 8785 form, so GET,
+    // export and the site's raw view serve exactly the envelope that passed.
+    envelope: canonicalJson(envelope),
     document: envelope.payload,
     keyFingerprint: verified.keyFingerprint,
     receivedAt: now.toISOString(),
@@ -96,6 +104,16 @@ function decodeUtf8(body: Buffer): string {
   }
 }
 
+/** Duplicate keys and deep nesting, in the text, before JSON.parse hides the one and pays for the other. */
+function checkStructure(text: string): void {
+  try {
+    checkJsonStructure(text, 'envelope');
+  } catch (e) {
+    if (e instanceof JsonStructureError) throw new IngestError(e.code, 400, e.message);
+    throw e;
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -121,7 +139,12 @@ function refuseOtherSchemas(doc: unknown): void {
  * payload JSON, canonical form, result schema; its reasons are matched here by their opening words.
  * (Were packages/result to give VerifyOutcome a `code`, this would match on that instead.)
  */
-function refusal(envelope: EnvelopeV1, reason: string): IngestError {
+function refusal(
+  envelope: EnvelopeV1,
+  outcome: { reason: string; code?: JsonStructureErrorCode },
+): IngestError {
+  const { reason, code } = outcome;
+  if (code) return new IngestError(code, 400, `invalid envelope: ${reason}`);
   if (reason.startsWith('envelope schema:'))
     return new IngestError(
       'INVALID_ENVELOPE',
@@ -157,12 +180,14 @@ function unsupported(what: string, schema: unknown, supported: readonly string[]
   );
 }
 
-function implausible(problems: PlausibilityProblem[]): IngestError {
+function implausible(all: PlausibilityProblem[]): IngestError {
+  // A histogram that cannot be decoded is refused as such: its other figures could not be checked.
+  const undecodable = all.filter((p) => p.code === 'INVALID_HISTOGRAM');
+  const problems = undecodable.length > 0 ? undecodable : all;
   const first = problems.slice(0, 3).map((p) => p.message);
   const more = problems.length - first.length;
-  return new IngestError(
-    'IMPLAUSIBLE',
-    422,
-    `implausible result: ${first.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
-  );
+  const list = `${first.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+  return undecodable.length > 0
+    ? new IngestError('INVALID_HISTOGRAM', 422, `invalid histogram: ${list}`)
+    : new IngestError('IMPLAUSIBLE', 422, `implausible result: ${list}`);
 }

@@ -1,10 +1,5 @@
-import {
-  type Cell,
-  decodeHistogram,
-  type Latency,
-  type ResultV1,
-  type Workload,
-} from '@redis-benchdb/result';
+import type { Cell, Latency, ResultV1, Workload } from '@redis-benchdb/result';
+import { checkAgreement, type DecodeBudget, decodeOrRefuse, newDecodeBudget } from './histogram-agreement.js';
 
 /**
  * Checks a signed, schema-valid result must still pass before it is stored. A signature proves who
@@ -16,6 +11,8 @@ export interface PlausibilityProblem {
   path: string;
   /** The path, then why: `/cells/0/latencyUs/p99Us: 300 is below p50Us (434): percentiles cannot decrease`. */
   message: string;
+  /** Set when a histogram could not be decoded at all (ingest answers INVALID_HISTOGRAM, not IMPLAUSIBLE). */
+  code?: 'INVALID_HISTOGRAM';
 }
 
 export interface PlausibilityOptions {
@@ -27,11 +24,13 @@ export const PLAUSIBILITY_LIMITS = {
   /** Published single-server figures reach a few million ops/s; 50 million is a typo or fiction. */
   maxOpsPerSec: 50_000_000,
   /**
-   * Little's law: ops/s = in-flight / mean latency, and in-flight <= connections × pipelineDepth, so
-   * ops/s <= connections × pipelineDepth / minUs. The factor covers clock and histogram rounding
-   * (3 significant digits); anything beyond it was not measured.
+   * Little's law: ops/s = in-flight / mean latency, and in-flight <= connections × pipelineDepth
+   * (× primaries in a cluster), with the mean taken from the decoded histogram. The factor covers
+   * warm-up, clock and histogram rounding; anything beyond it was not measured.
    */
   littleSlack: 2,
+  /** The runner records whole µs: a mean of 0 is of latencies under half a microsecond, not of none. */
+  minMeanUs: 0.5,
   /** Before this project and its format existed. */
   earliest: Date.parse('2020-01-01T00:00:00Z'),
   /** Clocks drift, but a day ahead of ours is a wrong clock or an invented file. */
@@ -80,8 +79,12 @@ export function checkPlausibility(result: ResultV1, opts: PlausibilityOptions = 
     out.push(
       problem('/runGroup/index', `${group.index} is not below size (${group.size}): positions are 0-based`),
     );
-  for (const [i, cell] of result.cells.entries()) checkCell(cell, `/cells/${i}`, out);
-  return out.slice(0, PLAUSIBILITY_LIMITS.maxProblems);
+  const primaries = result.target.cluster?.nodes.filter((n) => n.role === 'primary').length || 1;
+  const budget = newDecodeBudget();
+  for (const [i, cell] of result.cells.entries()) checkCell(cell, i, primaries, budget, out);
+  // A histogram that could not be read is the reason to give, however many problems came before it.
+  const unread = out.filter((p) => p.code === 'INVALID_HISTOGRAM');
+  return (unread.length > 0 ? unread : out).slice(0, PLAUSIBILITY_LIMITS.maxProblems);
 }
 
 function checkTimes(r: ResultV1, now: number, out: PlausibilityProblem[]): void {
@@ -100,7 +103,15 @@ function checkTimes(r: ResultV1, now: number, out: PlausibilityProblem[]): void 
     out.push(problem('/finishedAt', `${r.finishedAt} is before startedAt ${r.startedAt}`));
 }
 
-function checkCell(c: Cell, path: string, out: PlausibilityProblem[]): void {
+function checkCell(
+  c: Cell,
+  i: number,
+  primaries: number,
+  budget: DecodeBudget,
+  out: PlausibilityProblem[],
+): void {
+  const path = `/cells/${i}`;
+  const name = `${i} ${JSON.stringify(c.label)}`;
   if (c.trialCount !== c.trials.length)
     out.push(problem(`${path}/trialCount`, `${c.trialCount} but the cell has ${c.trials.length} trials`));
   checkCompleted(c, path, out);
@@ -110,27 +121,50 @@ function checkCell(c: Cell, path: string, out: PlausibilityProblem[]): void {
     out.push(
       problem(`${path}/opsPerSec/median`, `${median} is outside its 95% CI [${ci95Low}, ${ci95High}]`),
     );
-  checkRate(median, c.workload, c.latencyUs, `${path}/opsPerSec/median`, out);
-  checkPercentiles(c.latencyUs, `${path}/latencyUs`, out);
-  checkHistogramCount(c.histogram, c.latencyUs.count, `${path}/histogram`, 'latencyUs', out);
-  if (c.responseTimeUs) {
-    checkPercentiles(c.responseTimeUs, `${path}/responseTimeUs`, out);
-    if (c.responseHistogram)
-      checkHistogramCount(
-        c.responseHistogram,
-        c.responseTimeUs.count,
-        `${path}/responseHistogram`,
-        'responseTimeUs',
-        out,
-      );
-  }
-  c.trials.forEach((t, i) => {
-    const tp = `${path}/trials/${i}`;
+  checkMeasured(c, median, path, name, primaries, c.workload, `${path}/opsPerSec/median`, budget, out);
+  c.trials.forEach((t, j) => {
+    const tp = `${path}/trials/${j}`;
     checkCompleted(t, tp, out);
-    checkRate(t.opsPerSec, c.workload, t.latencyUs, `${tp}/opsPerSec`, out);
-    checkPercentiles(t.latencyUs, `${tp}/latencyUs`, out);
-    if (t.responseTimeUs) checkPercentiles(t.responseTimeUs, `${tp}/responseTimeUs`, out);
+    const tName = `${name}, trial ${j}`;
+    checkMeasured(t, t.opsPerSec, tp, tName, primaries, c.workload, `${tp}/opsPerSec`, budget, out);
   });
+}
+
+/**
+ * What a cell or a trial measured: its stated latency summaries against their histograms, and its
+ * ops/s against what its histogram allows (Little's law). Every figure is checked whatever the
+ * others say: the histograms are decoded here, so no stated value can switch a check off.
+ */
+function checkMeasured(
+  m: Pick<Cell, 'latencyUs' | 'histogram' | 'responseTimeUs' | 'responseHistogram'>,
+  ops: number,
+  path: string,
+  name: string,
+  primaries: number,
+  w: Workload,
+  opsPath: string,
+  budget: DecodeBudget,
+  out: PlausibilityProblem[],
+): void {
+  checkPercentiles(m.latencyUs, `${path}/latencyUs`, out);
+  const own = decodeOrRefuse(m.histogram, `${path}/histogram`, name, budget, out);
+  if (own) checkAgreement(m.latencyUs, own, path, { summary: 'latencyUs', histogram: 'histogram' }, out);
+  checkRate(ops, w, own?.meanUs, primaries, opsPath, out);
+  if (m.responseTimeUs) checkPercentiles(m.responseTimeUs, `${path}/responseTimeUs`, out);
+  if ((m.responseTimeUs === null) !== (m.responseHistogram === null)) {
+    out.push(
+      problem(
+        `${path}/responseHistogram`,
+        'responseTimeUs and responseHistogram go together (open loop): give both or neither',
+      ),
+    );
+    return;
+  }
+  if (m.responseTimeUs && m.responseHistogram) {
+    const r = decodeOrRefuse(m.responseHistogram, `${path}/responseHistogram`, name, budget, out);
+    const names = { summary: 'responseTimeUs', histogram: 'responseHistogram' };
+    if (r) checkAgreement(m.responseTimeUs, r, path, names, out);
+  }
 }
 
 function checkCompleted(
@@ -145,7 +179,8 @@ function checkCompleted(
 function checkRate(
   ops: number,
   w: Workload,
-  latency: Latency,
+  meanUs: number | undefined,
+  primaries: number,
   path: string,
   out: PlausibilityProblem[],
 ): void {
@@ -158,17 +193,24 @@ function checkRate(
     );
     return;
   }
-  // No latency recorded (a cell cut short), or sub-microsecond: Little's law then bounds nothing.
-  if (latency.count === 0 || latency.minUs <= 0) return;
-  const inFlight = w.connections * w.pipelineDepth;
-  const bound = inFlight / (latency.minUs * 1e-6);
-  if (ops > bound * PLAUSIBILITY_LIMITS.littleSlack)
+  if (meanUs === undefined) return; // its histogram was refused, which says enough
+  // The histogram's own mean, never a stated figure. A cluster run keeps a pipeline per primary.
+  const atUs = Math.max(meanUs, PLAUSIBILITY_LIMITS.minMeanUs);
+  const inFlight = w.connections * w.pipelineDepth * primaries;
+  const bound = inFlight / (atUs * 1e-6);
+  if (ops > bound * PLAUSIBILITY_LIMITS.littleSlack) {
+    const per = primaries > 1 ? ` × ${primaries} primaries` : '';
     out.push(
       problem(
         path,
-        `${ops} ops/s is more than ${PLAUSIBILITY_LIMITS.littleSlack}x what ${w.connections} connections × pipeline ${w.pipelineDepth} can carry when no request is faster than ${latency.minUs} µs (Little's law: at most ${Math.round(bound)} ops/s)`,
+        `${ops} ops/s is more than ${PLAUSIBILITY_LIMITS.littleSlack}x what ${w.connections} connections × pipeline ${w.pipelineDepth}${per} can carry at the mean latency its histogram records, ${round(atUs)} µs (Little's law: at most ${Math.round(bound)} ops/s)`,
       ),
     );
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }
 
 function checkPercentiles(l: Latency, path: string, out: PlausibilityProblem[]): void {
@@ -180,31 +222,6 @@ function checkPercentiles(l: Latency, path: string, out: PlausibilityProblem[]):
         problem(`${path}/${key}`, `${l[key]} is below ${lower} (${l[lower]}): percentiles cannot decrease`),
       );
   }
-}
-
-function checkHistogramCount(
-  encoded: string,
-  count: number,
-  path: string,
-  summary: string,
-  out: PlausibilityProblem[],
-): void {
-  let recorded: number;
-  try {
-    const h = decodeHistogram(encoded);
-    recorded = h.totalCount;
-    h.destroy();
-  } catch {
-    out.push(problem(path, 'is not a decodable HdrHistogram'));
-    return;
-  }
-  if (recorded !== count)
-    out.push(
-      problem(
-        path,
-        `holds ${recorded} values but ${summary}.count is ${count}: the summary is not of this histogram`,
-      ),
-    );
 }
 
 function problem(path: string, why: string): PlausibilityProblem {

@@ -2,14 +2,14 @@ import type { BenchDb } from './open.js';
 import type { ListRow } from './statements.js';
 
 export interface StoredEnvelope {
-  /** The envelope exactly as it was received, byte for byte (UTF-8). */
+  /** The envelope as ingest verified it: its canonical JSON (RFC 8785), one of each key. */
   envelope: string;
   /** When its owner retracted it, or null: a retracted result is kept but must not be listed. */
   retractedAt: string | null;
 }
 
 /**
- * The signed envelope of a result, as received: anyone can re-verify it with `redis-benchdb verify`.
+ * The signed envelope of a result, as verified: anyone can re-verify it with `redis-benchdb verify`.
  * Null for an unknown id and for an imported result (which has no envelope). A retracted result is
  * returned with its `retractedAt`: whether to still serve it is the caller's choice.
  */

@@ -1,7 +1,7 @@
 /**
  * Migration 1: results, their cells and warnings.
  *
- * The document (and, for a signed result, the envelope as received) is the record; every other column
+ * The document (and, for a signed result, the envelope as verified, in canonical form) is the record; every other column
  * is copied out of it at ingest so the site can filter and sort without parsing JSON. So a column can
  * always be rebuilt from `document`, and a later migration may add columns and backfill them from it.
  *

@@ -59,7 +59,7 @@ export function* iterateSiteResults(db: BenchDb): Generator<SiteResultRow> {
 /** A stored result as the site renders it: the record itself, for the site to read as it needs. */
 export interface SiteResultRecord {
   row: SiteResultRow;
-  /** The signed envelope exactly as received, or null for an imported result. */
+  /** The signed envelope as verified (canonical, RFC 8785), or null for an imported result. */
   envelope: string | null;
   /**
    * The stored document: result.v1 (signed) or imported.v1. Read on demand: a signed result's page is
@@ -106,7 +106,10 @@ export interface SiteCellRow {
   warningCodes: string | null;
 }
 
-/** Listed cells with one of these workload fingerprints, newest result first. */
+/**
+ * Listed cells with one of these workload fingerprints, newest result first; not a cell whose
+ * replies were mostly errors (warning ERRORS): its ops/s are how fast the server refused.
+ */
 export function cellsByWorkload(db: BenchDb, fingerprints: readonly string[]): SiteCellRow[] {
   if (fingerprints.length === 0) return [];
   return db.sqlite.prepare<string[], SiteCellRow>(cellsSql(fingerprints.length)).all(...fingerprints);
@@ -121,6 +124,8 @@ function cellsSql(n: number): string {
               c.unstable, r.warning_codes AS warningCodes
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE r.retracted_at IS NULL AND c.workload_fingerprint IN (${Array(n).fill('?').join(', ')})
+          AND NOT EXISTS (SELECT 1 FROM warnings w
+                           WHERE w.result_id = c.result_id AND w.code = 'ERRORS' AND w.cell_label = c.label)
         ORDER BY r.received_at DESC, r.id, c.idx`;
 }
 

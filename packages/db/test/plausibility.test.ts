@@ -1,4 +1,4 @@
-import type { ResultV1 } from '@redis-benchdb/result';
+import { decodeHistogram, type ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
 import { checkNumbers, checkPlausibility, PLAUSIBILITY_LIMITS } from '../src/index.js';
 import { NOW, suiteRun, withPipeline } from './fixtures.js';
@@ -32,10 +32,11 @@ describe('checkPlausibility', () => {
     expect(checkPlausibility(deep, { now: NOW })).toEqual([]);
   });
 
-  it('bounds ops/s by Little law: connections × pipeline / min latency', () => {
+  it("bounds ops/s by Little law: connections × pipeline / the histogram's mean latency", () => {
     const r = suiteRun();
-    const c = r.cells[0]!; // 50 connections, pipeline 1, minUs 175: at most 285,714 ops/s
-    const bound = (50 * 1) / 175e-6;
+    const c = r.cells[0]!; // 50 connections, pipeline 1, mean 441.061 µs: at most 113,363 ops/s
+    const bound = (50 * 1) / (decodeHistogram(c.histogram).mean * 1e-6);
+    expect(Math.round(bound)).toBe(113_363);
     c.opsPerSec = { median: bound * 1.9, ci95Low: bound * 1.9, ci95High: bound * 1.9, cv: null };
     expect(paths(r)).toEqual([]);
     c.opsPerSec = { median: bound * 2.1, ci95Low: bound * 2.1, ci95High: bound * 2.1, cv: null };
@@ -62,12 +63,47 @@ describe('checkPlausibility', () => {
     expect(problems[0]?.message).toContain(`limit ${PLAUSIBILITY_LIMITS.maxOpsPerSec}`);
   });
 
-  it('skips Little law when no latency was recorded', () => {
+  // Issue 11 row 3: minUs 0 (or any stated figure) used to switch Little's law off.
+  it('lets no stated figure switch Little law off: it reads the histogram', () => {
     const r = suiteRun();
-    const t = r.cells[0]!.trials[0]!;
-    t.latencyUs = { ...t.latencyUs, count: 0, minUs: 0 };
+    const t = r.cells[0]!.trials[0]!; // 50 connections, pipeline 1, mean 438.5 µs
+    t.latencyUs = { ...t.latencyUs, minUs: 0 };
     t.opsPerSec = 40_000_000;
+    expect(paths(r)).toEqual(['/cells/0/trials/0/latencyUs/minUs', '/cells/0/trials/0/opsPerSec']);
+    t.latencyUs = { ...t.latencyUs, count: 0, minUs: 0 };
+    expect(paths(r)).toEqual(['/cells/0/trials/0/histogram', '/cells/0/trials/0/opsPerSec']);
+  });
+
+  it('wants every figure of a latency summary within a bucket of its histogram', () => {
+    const r = suiteRun();
+    const l = r.cells[0]!.latencyUs; // p50 434, p9999 2665 (buckets of 1 µs below 2048, then 2 µs)
+    l.p50Us = 435; // one bucket off: the same histogram, summarised another way
+    l.p9999Us = 2667;
     expect(paths(r)).toEqual([]);
+    l.p50Us = 436;
+    l.p9999Us = 2668;
+    l.meanUs = 300;
+    const problems = checkPlausibility(r, { now: NOW });
+    expect(problems.map((p) => p.path)).toEqual([
+      '/cells/0/latencyUs/meanUs',
+      '/cells/0/latencyUs/p50Us',
+      '/cells/0/latencyUs/p9999Us',
+    ]);
+    expect(problems[1]?.message).toBe(
+      '/cells/0/latencyUs/p50Us: 436 but its histogram (histogram) says 434 (±1 µs at that value): the summary is not of this histogram',
+    );
+  });
+
+  it('wants the response-time summary of an open-loop cell to agree with its histogram', () => {
+    const r = suiteRun();
+    const c = r.cells[0]!;
+    c.responseTimeUs = { ...c.latencyUs };
+    c.responseHistogram = c.histogram;
+    expect(paths(r)).toEqual([]);
+    c.responseTimeUs.p99Us = 670;
+    expect(paths(r)).toEqual(['/cells/0/responseTimeUs/p99Us']);
+    c.responseHistogram = null;
+    expect(paths(r)).toEqual(['/cells/0/responseHistogram']);
   });
 
   it('wants completed <= requested for the cell and each trial', () => {
@@ -81,7 +117,13 @@ describe('checkPlausibility', () => {
     const r = suiteRun();
     r.cells[0]!.latencyUs.maxUs = 1;
     r.cells[1]!.trials[0]!.latencyUs.p90Us = 1;
-    expect(paths(r)).toEqual(['/cells/0/latencyUs/maxUs', '/cells/1/trials/0/latencyUs/p90Us']);
+    // Each also disagrees with its histogram.
+    expect(paths(r)).toEqual([
+      '/cells/0/latencyUs/maxUs',
+      '/cells/0/latencyUs/maxUs',
+      '/cells/1/trials/0/latencyUs/p90Us',
+      '/cells/1/trials/0/latencyUs/p90Us',
+    ]);
   });
 
   it('wants the median inside its confidence interval', () => {
@@ -96,9 +138,14 @@ describe('checkPlausibility', () => {
     r.cells[0]!.latencyUs.count = 5;
     r.cells[1]!.histogram = 'AAAAAAAA';
     const problems = checkPlausibility(r, { now: NOW });
+    // A histogram that cannot be read is the one reason given: its cell's other figures were not checked.
     expect(problems.map((p) => p.message)).toEqual([
+      '/cells/1/histogram (cell 1 "GET"): not a decodable HdrHistogram: it has 6 bytes, fewer than its 8-byte header',
+    ]);
+    expect(problems.map((p) => p.code)).toEqual(['INVALID_HISTOGRAM']);
+    r.cells[1] = suiteRun().cells[1]!;
+    expect(checkPlausibility(r, { now: NOW }).map((p) => p.message)).toEqual([
       '/cells/0/histogram: holds 670459 values but latencyUs.count is 5: the summary is not of this histogram',
-      '/cells/1/histogram: is not a decodable HdrHistogram',
     ]);
   });
 

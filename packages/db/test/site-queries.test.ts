@@ -56,6 +56,37 @@ describe('the site queries', () => {
     expect(commonWorkload(db, 'standard-v1', 'NO SUCH CELL')).toBeNull();
   });
 
+  it('leave out of the headline a cell whose replies were mostly errors (warning ERRORS)', () => {
+    const db = tempDb();
+    const ok = ingest(db, body(variant(1)), { now: NOW }).id;
+    const refused = ingest(
+      db,
+      body(
+        variant(4, (r) => {
+          const get = r.cells.find((c) => c.label === 'GET')!;
+          get.errorReplies = {
+            count: 900,
+            ratio: 0.9,
+            successOpsPerSec: 10,
+            example: 'OOM command not allowed',
+          };
+          r.warnings.push({ code: 'ERRORS', message: 'Most replies in this cell were errors.', cell: 'GET' });
+        }),
+      ),
+      { now: new Date(NOW.getTime() + 1000) },
+    ).id;
+    const fps = [...new Set(variant(1).cells.map((c) => c.workloadFingerprint))];
+    const cells = cellsByWorkload(db, fps);
+    expect(
+      cells
+        .filter((c) => c.resultId === ok)
+        .map((c) => c.label)
+        .sort(),
+    ).toEqual(['GET', 'SET']);
+    // The other cells of the same result stay.
+    expect(cells.filter((c) => c.resultId === refused).map((c) => c.label)).toEqual(['SET']);
+  });
+
   it('answer from covering indexes, never reading a document (migration 3)', () => {
     const { db } = filled();
     const plans = siteQueryPlans(db);

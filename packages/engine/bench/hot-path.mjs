@@ -152,3 +152,42 @@ for (const [name, size] of [
     console.log(`${''.padEnd(44)} ${(requests / writes).toFixed(1).padStart(7)} requests/write`);
   }
 }
+
+// One standalone connection's whole cycle per request (send from the pre-encoded copies, read and
+// time each reply, refill), with a socket that only counts writes: SET 256B -P 16, batch and window
+// (a read answers one to four). Each read also keeps the reply deadline's "last progress" time.
+{
+  const { LoadConnection } = await import('../dist/load/connection.js');
+  const { Workload } = await import('../dist/load/workload.js');
+  const tests = findTests(['set']);
+  const depth = 16;
+  for (const window of [false, true]) {
+    const workload = new Workload(
+      [compileTest(tests[0], 'rbdb:bench00:', 256)],
+      Uint8Array.from([0]),
+      createKeyGenerator({ pattern: 'uniform', keyspaceSize: 1_000_000, seed: 1 }),
+      createValueSource(256, 256, new Rng(1)),
+      null,
+    );
+    workload.measureStartMs = 0;
+    const host = {
+      onReplies: (c) => c.fill(Number.POSITIVE_INFINITY),
+      onConnectionLost: () => {},
+      abort: (reason) => {
+        throw new Error(reason);
+      },
+    };
+    const conn = new LoadConnection(host, workload, depth, window, false);
+    conn.socket = { writableLength: 0, write: () => true };
+    const ok = Buffer.from('+OK\r\n'.repeat(depth));
+    conn.fill(Number.POSITIVE_INFINITY);
+    let round = 0;
+    time(`standalone ${window ? 'window' : 'batch'} P16 (send + reply)`, N, (n) => {
+      for (let done = 0; done < n; ) {
+        const k = window ? Math.min(conn.inFlight, 1 + (round++ & 3)) : conn.inFlight;
+        conn.onRead(k * 5, ok); // onRead is private in TypeScript: the socket's read callback
+        done += k;
+      }
+    });
+  }
+}

@@ -1,3 +1,4 @@
+import { findForbiddenChar, TEXT_MAX } from '@redis-benchdb/result';
 import { type Arg, RequestTemplate } from './resp/request-template.js';
 
 /**
@@ -102,6 +103,7 @@ export class UnknownTestError extends Error {
 export function customTest(words: readonly string[]): TestDefinition {
   if (words.length === 0)
     throw new UnknownTestError('a custom command needs at least one word, e.g. "SET __key__ __data__"');
+  checkCustomText(words);
   // A user's words are never read as our template syntax: only the documented placeholders
   // become holes, and every other word (braces included) is sent exactly as typed.
   const parts = words.map((w): WordPart => {
@@ -119,6 +121,28 @@ export function customTest(words: readonly string[]): TestDefinition {
     return { kind: 'literal', text: w };
   });
   return { name: words.join(' '), commandstat: words[0]!.toLowerCase(), words, parts };
+}
+
+/**
+ * The command is recorded as text (the cell's label and test, `workload.command`), and the result
+ * format refuses control and bidi characters and long labels there: say so before the run, not after.
+ * Room is left for what a label adds (` P16 64KiB k1000 c1`).
+ */
+export const MAX_CUSTOM_COMMAND_CHARS = TEXT_MAX.cellTest - 40;
+
+function checkCustomText(words: readonly string[]): void {
+  for (const [i, w] of words.entries()) {
+    const bad = findForbiddenChar(w);
+    if (bad)
+      throw new UnknownTestError(
+        `word ${i + 1} of the custom command contains ${bad.description} at character ${bad.index}: a result records the command as text, which cannot hold it; remove it`,
+      );
+  }
+  const length = Array.from(words.join(' ')).length;
+  if (length > MAX_CUSTOM_COMMAND_CHARS)
+    throw new UnknownTestError(
+      `the custom command is ${length} characters long; a result records at most ${MAX_CUSTOM_COMMAND_CHARS}: send a long value as __data__ with -d SIZE (e.g. SET __key__ __data__ with -d 4096)`,
+    );
 }
 
 /** Compile a test into a request template, with every key of ours under `prefix`. */

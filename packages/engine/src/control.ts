@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Target } from './options.js';
+import { DEFAULT_REPLY_TIMEOUT_SEC, type Target } from './options.js';
 
 /**
  * The control plane: ioredis for everything that is not measured (handshake checks, INFO,
@@ -63,28 +63,13 @@ export class ControlPlane {
     return { total: n('used_cpu_sys') + n('used_cpu_user'), mainThread: Number.isFinite(main) ? main : null };
   }
 
-  /**
-   * Remove every key under the run's prefix, and nothing else. SCAN is used rather than the
-   * key names the run could have made, because custom commands can create any name.
-   */
-  async removeKeys(prefix: string): Promise<number> {
-    let cursor = '0';
-    let removed = 0;
-    let unlink = true;
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 5000);
-      cursor = next;
-      if (keys.length === 0) continue;
-      try {
-        removed += unlink ? await this.redis.unlink(...keys) : await this.redis.del(...keys);
-      } catch (err) {
-        // Servers older than Redis 4 have no UNLINK.
-        if (!unlink || !/unknown command/i.test((err as Error).message)) throw err;
-        unlink = false;
-        removed += await this.redis.del(...keys);
-      }
-    } while (cursor !== '0');
-    return removed;
+  /** As a KeyStore (prefix-keys.ts): one server holds every key. */
+  readonly clustered = false;
+  nodes(): ControlPlane[] {
+    return [this];
+  }
+  forKey(_key: string): ControlPlane {
+    return this;
   }
 
   async close(): Promise<void> {
@@ -128,6 +113,10 @@ function toIoredisOptions(t: Target): RedisOptions {
     // disconnect() otherwise keeps the process alive 2 s after a failed connect.
     disconnectTimeout: 0,
   };
+  // A server that stopped answering must not hang the INFO and cleanup after a cell that hit
+  // the reply deadline: each control command gets the same deadline.
+  const timeoutSec = t.replyTimeoutSec ?? DEFAULT_REPLY_TIMEOUT_SEC;
+  if (timeoutSec > 0) o.commandTimeout = timeoutSec * 1000;
   if (t.socket) o.path = t.socket;
   if (t.tls) {
     const tls = t.tls === true ? {} : t.tls;

@@ -29,24 +29,44 @@ export {
   stopAllServers,
   stopServers,
 } from './launch/index.js';
+export type { IncompleteReason } from './load/connection.js';
 export {
   type Arrival,
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
+  DEFAULT_REPLY_TIMEOUT_SEC,
   DEFAULT_TARGET,
+  ERRORS_RATIO,
   OptionsError,
   type PipelineMode,
+  STALL_WARN_MS,
   type Target,
   validateCellOptions,
 } from './options.js';
+export { countPrefix, type KeyStore, removePrefix, scanPrefix } from './prefix-keys.js';
+export {
+  ALIVE_KEY,
+  ALIVE_TTL_MS,
+  type FoundRun,
+  findRuns,
+  HEARTBEAT_MS,
+  MARKER_KEY,
+  markRun,
+  type RunMarker,
+  RunMarkerError,
+  readMarker,
+  removeRun,
+} from './run-marker.js';
 export { HandshakeError } from './run-workers.js';
 export type { Saturation } from './saturation.js';
 export {
   BenchSession,
   type CellResult,
   type CrossCheck,
+  type ErrorReplies,
   type RunCellHooks,
+  type Stall,
   validateClusterCell,
 } from './session.js';
 export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
-export { type CellSummary, summarizeCell } from './trials.js';
+export { type CellSummary, summarizeCell, type TrialRecord } from './trials.js';

@@ -9,7 +9,7 @@
 
 import { seededRandom } from '@redis-benchdb/result';
 import type { CellOptions } from './options.js';
-import type { BenchSession, CellResult } from './session.js';
+import type { BenchSession, CellResult, RunCellHooks } from './session.js';
 
 /** One member of an interleaved group: its place in the group and its session on its server. */
 export interface InterleavedMember {
@@ -34,6 +34,8 @@ export interface InterleavedCellHooks {
     requested: number | null,
     elapsedSec: number,
   ) => void;
+  /** A member's hooks around each trial's measured phase (e.g. its interference sampler). */
+  measureHooks?: (member: number) => Pick<RunCellHooks, 'onMeasureStart' | 'onMeasureEnd'>;
 }
 
 export interface InterleavedCell {
@@ -92,6 +94,7 @@ export async function runInterleavedCell(
       try {
         const r = await byIndex.get(index)!.session.runCell(options, {
           ...(hooks.signal ? { signal: hooks.signal } : {}),
+          ...hooks.measureHooks?.(index),
           onProgress: (done, requested, elapsed) =>
             hooks.onProgress?.(index, round, done, requested, elapsed),
         });

@@ -27,7 +27,26 @@ export interface Target {
    * to its slot's primary, following MOVED and ASK. @default false
    */
   cluster?: boolean;
+  /**
+   * Seconds to wait for a reply while requests are outstanding before the cell ends as
+   * incomplete (the server stopped answering); also each control command's deadline. 0 waits
+   * forever. @default DEFAULT_REPLY_TIMEOUT_SEC
+   */
+  replyTimeoutSec?: number;
 }
+
+/**
+ * 10 s: three orders of magnitude above a sane tail latency (a blocking fork or an expiry
+ * storm takes tens to hundreds of ms), yet short enough that a stopped or wedged server is
+ * noticed within one progress line instead of hanging the run (redis-benchmark waits forever).
+ */
+export const DEFAULT_REPLY_TIMEOUT_SEC = 10;
+
+/** A wait for a reply longer than this, short of the deadline, is a STALL: kept in the figures, and warned of. */
+export const STALL_WARN_MS = 1000;
+
+/** A cell whose replies are more than this share errors measured the errors, not the command (ERRORS). */
+export const ERRORS_RATIO = 0.5;
 
 /** One cell: a single workload run against a target. */
 export interface CellOptions {

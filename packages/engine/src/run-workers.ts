@@ -41,6 +41,9 @@ export async function runWorkers(
     control: { cpuSeconds(): Promise<CpuSample> };
     onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
     signal?: AbortSignal;
+    /** Called as the measured phase starts (after any warm-up) and as its last report arrives. */
+    onMeasureStart?: () => void;
+    onMeasureEnd?: () => void;
   },
 ): Promise<WorkersRun> {
   const plans = splitPlans(target, o, parts);
@@ -93,6 +96,7 @@ export async function runWorkers(
     const beginMeasure = async () => {
       cpuStart = await hooks.control.cpuSeconds().catch(() => null);
       measureStartMs = performance.now();
+      hooks.onMeasureStart?.();
     };
     const durationMs = o.durationSec !== undefined && o.requests === undefined ? o.durationSec * 1000 : null;
     if (o.warmupSec > 0) {
@@ -105,6 +109,7 @@ export async function runWorkers(
       post({ type: 'start', measure: true, durationMs });
     }
     for (const d of done) reports.push(await d.promise);
+    hooks.onMeasureEnd?.();
   } finally {
     hooks.signal?.removeEventListener('abort', onAbort);
     await Promise.all(workers.map((w) => w.terminate()));

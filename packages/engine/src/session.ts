@@ -10,8 +10,11 @@ import { ClusterControl } from './cluster/control.js';
 import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
+import type { IncompleteReason } from './load/connection.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
+import type { KeyStore } from './prefix-keys.js';
+import { markRun, removeRun } from './run-marker.js';
 import { runWorkers } from './run-workers.js';
 import { type Saturation, summarizeSaturation } from './saturation.js';
 
@@ -38,8 +41,30 @@ export interface CellResult {
   crossCheck: CrossCheck;
   /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
   redirects: { moved: number; ask: number } | null;
+  /** Error replies in the measured phase, when any came (they are among `completed`). */
+  errorReplies: ErrorReplies | null;
+  /** The longest wait for a reply, when it reached STALL_WARN_MS or the reply deadline. */
+  stall: Stall | null;
   incomplete: boolean;
+  incompleteReason: IncompleteReason | null;
   error: string | null;
+}
+
+/**
+ * Error replies apart from successes: how many, their share of the replies, the throughput of
+ * the successful ones, and the first error's text (cleaned, at most 200 characters).
+ */
+export interface ErrorReplies {
+  count: number;
+  ratio: number;
+  successOpsPerSec: number;
+  example: string;
+}
+
+/** The longest wait for a reply with requests outstanding, and when it began (s into the measured phase). */
+export interface Stall {
+  maxGapMs: number;
+  atSec: number;
 }
 
 /** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */
@@ -48,6 +73,9 @@ export type { CrossCheck };
 export interface RunCellHooks {
   onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
   signal?: AbortSignal;
+  /** The measured phase (not warm-up, not preload) starts and ends: e.g. to sample interference. */
+  onMeasureStart?: () => void;
+  onMeasureEnd?: () => void;
 }
 
 const READ_TESTS = new Set(['GET']);
@@ -62,6 +90,8 @@ export class BenchSession {
     /** Cluster mode (target.cluster): the primaries' control connections and the topology. */
     readonly cluster: ClusterControl | null = null,
   ) {}
+
+  private stopHeartbeat: (() => void) | null = null;
 
   /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
   private readonly preloaded = new Set<string>();
@@ -119,13 +149,35 @@ export class BenchSession {
     return buildResult(options, tests.list, run.reports, run.cpu, statNames, statsBefore, statsAfter);
   }
 
-  /** Remove every key this session wrote. */
-  cleanup(): Promise<number> {
+  /**
+   * Mark the prefix as this run's (run-marker.ts), so that `cleanup` can find what a killed run
+   * left; renewed until cleanup. `runner` names the program, e.g. `redis-benchdb 0.2.0`.
+   */
+  async markStart(runner: string): Promise<void> {
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = await markRun(this.keyStore, this.prefix, runner);
+  }
+
+  /** Remove every key this session wrote; returns how many (the run's marker not counted). */
+  async cleanup(): Promise<number> {
+    return (await this.removeKeys()).removed;
+  }
+
+  /** cleanup() that stops between SCAN batches when `signal` aborts; the marker then stays. */
+  async removeKeys(signal?: AbortSignal): Promise<{ removed: number; stopped: boolean }> {
     this.preloaded.clear();
-    return this.meter.removeKeys(this.prefix);
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = null;
+    return removeRun(this.keyStore, this.prefix, signal);
+  }
+
+  /** Where this session's keys live: the server, or every primary. */
+  get keyStore(): KeyStore {
+    return this.cluster ?? this.control;
   }
 
   async close(): Promise<void> {
+    this.stopHeartbeat?.();
     await this.cluster?.close();
     await this.control.close();
   }
@@ -221,7 +273,11 @@ function buildResult(
         ask: sum((r) => r.measuredRedirects?.ask ?? 0),
       }
     : null;
-  const error = reports.find((r) => r.error)?.error ?? null;
+  const failed = reports.find((r) => r.error);
+  const error = failed?.error ?? null;
+  const errorCount = Object.values(errors).reduce((a, v) => a + v, 0);
+  const stalls = reports.flatMap((r) => (r.stall ? [r.stall] : []));
+  const stall = stalls.length ? stalls.reduce((a, b) => (b.maxGapMs > a.maxGapMs ? b : a)) : null;
   const isRead = tests.length === 1 && READ_TESTS.has(tests[0]!.name);
   return {
     test: options.setGetRatio ? `SET:GET ${options.setGetRatio.join(':')}` : tests[0]!.name,
@@ -250,9 +306,26 @@ function buildResult(
         }
       : crossCheck(statNames, expected, before, after),
     redirects,
+    errorReplies:
+      errorCount > 0
+        ? {
+            count: errorCount,
+            ratio: round(errorCount / Math.max(completed, errorCount), 6),
+            successOpsPerSec: round(elapsedSec > 0 ? (completed - errorCount) / elapsedSec : 0, 2),
+            example: cleanErrorText(reports.find((r) => r.errorExample)?.errorExample ?? ''),
+          }
+        : null,
+    stall: stall ? { maxGapMs: round(stall.maxGapMs, 3), atSec: round(stall.atSec, 3) } : null,
     incomplete: reports.some((r) => r.incomplete),
+    incompleteReason: failed?.incompleteReason ?? null,
     error,
   };
+}
+
+/** A server's error text as an example to keep: printable ASCII, one line, at most 200 characters. */
+export function cleanErrorText(s: string): string {
+  const clean = s.replace(/[^\x20-\x7e]+/g, ' ').trim();
+  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean || '(no message)';
 }
 
 function crossCheck(

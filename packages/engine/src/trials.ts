@@ -7,9 +7,10 @@ import {
   summarizeTrials,
   workloadFingerprint,
 } from '@redis-benchdb/result';
+import type { IncompleteReason } from './load/connection.js';
 import type { CellOptions } from './options.js';
 import type { Saturation } from './saturation.js';
-import type { CellResult, CrossCheck } from './session.js';
+import type { CellResult, CrossCheck, ErrorReplies, Stall } from './session.js';
 
 /** A cell over its trials: every trial kept, the figures a reader compares summarised. */
 export interface CellSummary {
@@ -21,10 +22,11 @@ export interface CellSummary {
   /** Median over trials, bootstrap 95% CI of the median, coefficient of variation. */
   opsPerSec: { median: number; ci95Low: number; ci95High: number; cv: number | null };
   unstable: boolean;
-  /** Each trial as run; `redirects` only in cluster mode, as in the result schema. */
-  trials: (Omit<CellResult, 'test' | 'workload' | 'redirects'> & {
-    redirects?: { moved: number; ask: number };
-  })[];
+  /**
+   * Each trial as run; `redirects` only in cluster mode, and `errorReplies`, `stall` and
+   * `incompleteReason` only when there is one, as in the result schema.
+   */
+  trials: TrialRecord[];
   /** Merged over trials: histograms are summed, never averaged. */
   latencyUs: LatencySummaryUs;
   histogram: string;
@@ -41,9 +43,24 @@ export interface CellSummary {
   crossCheck: CrossCheck;
   /** Cluster mode: MOVED and ASK replies followed, summed over the trials; null otherwise. */
   redirects: { moved: number; ask: number } | null;
+  /** Summed over the trials; successOpsPerSec is the trials' median, the example the first trial's. */
+  errorReplies: ErrorReplies | null;
+  /** The longest of the trials' stalls. */
+  stall: Stall | null;
   incomplete: boolean;
+  incompleteReason: IncompleteReason | null;
   error: string | null;
 }
+
+export type TrialRecord = Omit<
+  CellResult,
+  'test' | 'workload' | 'redirects' | 'errorReplies' | 'stall' | 'incompleteReason'
+> & {
+  redirects?: { moved: number; ask: number };
+  errorReplies?: ErrorReplies;
+  stall?: Stall;
+  incompleteReason?: IncompleteReason;
+};
 
 export function summarizeCell(label: string, trials: CellResult[]): CellSummary {
   if (trials.length === 0) throw new RangeError(`cell ${label}: no trials to summarize`);
@@ -80,9 +97,7 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
       cv,
     },
     unstable: isUnstable(cv),
-    trials: trials.map(({ test: _t, workload: _w, redirects, ...rest }) =>
-      redirects ? { ...rest, redirects } : rest,
-    ),
+    trials: trials.map(toTrialRecord),
     latencyUs: summarizeHistogram(hist),
     histogram: encodeHistogram(hist),
     responseTimeUs: response ? summarizeHistogram(response) : null,
@@ -102,8 +117,40 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
     redirects: first.redirects
       ? { moved: sum((t) => t.redirects?.moved ?? 0), ask: sum((t) => t.redirects?.ask ?? 0) }
       : null,
+    errorReplies: mergeErrorReplies(trials, completed),
+    stall: trials.reduce<Stall | null>(
+      (a, t) => (t.stall && (a === null || t.stall.maxGapMs > a.maxGapMs) ? t.stall : a),
+      null,
+    ),
     incomplete: failed !== undefined,
+    incompleteReason: failed?.incompleteReason ?? null,
     error: failed?.error ?? null,
+  };
+}
+
+function toTrialRecord(t: CellResult): TrialRecord {
+  const { test: _t, workload: _w, redirects, errorReplies, stall, incompleteReason, ...rest } = t;
+  return {
+    ...rest,
+    ...(redirects ? { redirects } : {}),
+    ...(errorReplies ? { errorReplies } : {}),
+    ...(stall ? { stall } : {}),
+    ...(incompleteReason ? { incompleteReason } : {}),
+  };
+}
+
+function mergeErrorReplies(trials: CellResult[], completed: number): ErrorReplies | null {
+  const withErrors = trials.filter((t) => t.errorReplies !== null);
+  if (withErrors.length === 0) return null;
+  const count = withErrors.reduce((a, t) => a + t.errorReplies!.count, 0);
+  // A trial without errors succeeded at its full throughput.
+  const success = trials.map((t) => t.errorReplies?.successOpsPerSec ?? t.opsPerSec).sort((a, b) => a - b);
+  const mid = success.length >> 1;
+  return {
+    count,
+    ratio: Math.round((count / Math.max(completed, count)) * 1e6) / 1e6,
+    successOpsPerSec: round2(success.length % 2 ? success[mid]! : (success[mid - 1]! + success[mid]!) / 2),
+    example: withErrors[0]!.errorReplies!.example,
   };
 }
 

@@ -25,7 +25,7 @@ port.on('message', (m: ControlMessage) => {
   if (m.type === 'start') driver.start(m.measure, m.durationMs);
   else if (m.type === 'measure') driver.beginMeasure(m.durationMs);
   else if (m.type === 'stop') driver.stop();
-  else driver.abort('stopped before the end (interrupted)');
+  else driver.abort('stopped before the end (interrupted)', 'interrupted');
 });
 
 driver.done.then((report) => {

@@ -333,6 +333,17 @@ describe('customTest', () => {
     expect(() => customTest([])).toThrow(/a custom command needs at least one word/);
   });
 
+  it('rejects what the result could not record: a control or bidi character, or a command past 160 characters', () => {
+    expect(() => customTest(['SET', 'k', 'a\tb'])).toThrow(
+      'word 3 of the custom command contains a control character (U+0009) at character 1: a result records the command as text, which cannot hold it; remove it',
+    );
+    expect(() => customTest(['SET', 'k\u202e', 'v'])).toThrow(/RIGHT-TO-LEFT OVERRIDE/);
+    expect(() => customTest(['SET', '__key__', 'v'.repeat(200)])).toThrow(
+      'the custom command is 212 characters long; a result records at most 160: send a long value as __data__ with -d SIZE (e.g. SET __key__ __data__ with -d 4096)',
+    );
+    expect(customTest(['SET', '__key__', 'v'.repeat(148)]).name).toHaveLength(160);
+  });
+
   // Bug: customTest maps placeholders to the internal `{key}` / `{value}` markers, and
   // compileTest then treats ANY word containing `{key}` or equal to `{value}` as a hole, even a
   // literal word the user typed (braces are common in Redis keys: hash tags). So

@@ -6,6 +6,26 @@
 
 export { type CloudMetadata, queryCloudMetadata } from './cloud-metadata.js';
 export {
+  type InterferenceFigures,
+  type InterferenceSampler,
+  type InterferenceSamplerOptions,
+  interferenceFigures,
+  localServerPid,
+  nullFigures,
+  parseInvoluntarySwitches,
+  parsePidStatTicks,
+  parseProcStat,
+  startInterferenceSampler,
+} from './interference.js';
+export {
+  BUSY_HOST_OTHER_CPU_FRACTION,
+  CPU_STEAL_FRACTION,
+  type DriftFigures,
+  driftCheck,
+  driftWarning,
+  interferenceWarnings,
+} from './interference-warnings.js';
+export {
   describeLink,
   isLoopbackHost,
   type LinkTarget,

@@ -15,6 +15,7 @@
  */
 
 import os from 'node:os';
+import { cleanMachine } from './clean.js';
 import { queryCloudMetadata } from './cloud-metadata.js';
 import { ensureReasons, type Fact, firstKnown, known, missing, take } from './fact.js';
 import {
@@ -267,7 +268,7 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
     unknown,
   };
   ensureReasons(machine, unknown);
-  return machine;
+  return cleanMachine(machine);
 }
 
 /** CPUID vendor strings → the short names systeminformation also uses. */

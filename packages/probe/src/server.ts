@@ -12,6 +12,7 @@
  *   - Otherwise Redis if there is a `redis_version`, else unknown.
  */
 
+import { cleanServer } from './clean.js';
 import { known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
 
@@ -140,6 +141,22 @@ export function describeServer(
         ),
   );
 
+  // hz sets how often expiry, eviction and client timeouts run: it changes the main thread's load.
+  // INFO configured_hz (Redis 5+) is the fallback when CONFIG is refused.
+  const hzConf = conf('hz');
+  const hzInfo = info.configured_hz?.trim();
+  const hz = take(
+    unknown,
+    'hz',
+    'value' in hzConf && /^\d+$/.test(hzConf.value)
+      ? known(Number(hzConf.value))
+      : hzInfo && /^\d+$/.test(hzInfo)
+        ? known(Number(hzInfo))
+        : missing(
+            'value' in hzConf ? `hz is "${hzConf.value}"` : `${hzConf.reason}; INFO has no configured_hz`,
+          ),
+  );
+
   const save = conf('save');
   const aof = conf('appendonly');
   const fsync = conf('appendfsync');
@@ -202,6 +219,7 @@ export function describeServer(
     allocator: infoStr('mem_allocator', 'allocator'),
     ioThreads,
     ioThreadsDoReads,
+    hz,
     persistence,
     maxmemoryBytes,
     maxmemoryPolicy,
@@ -217,7 +235,7 @@ export function describeServer(
     ),
     unknown,
   };
-  return server;
+  return cleanServer(server);
 }
 
 /** Clients in MONITOR mode: CLIENT LIST lines whose `flags=` contain 'O'. */

@@ -97,15 +97,21 @@ export function environmentWarnings(env: WarningEnvironment): Warning[] {
   return out;
 }
 
-const CELL_SENTENCES: Record<'CLIENT_BOUND' | 'UNSTABLE', string> = {
+export type CellWarningCode = 'CLIENT_BOUND' | 'UNSTABLE' | 'ERRORS' | 'STALL';
+
+const CELL_SENTENCES: Record<CellWarningCode, string> = {
   CLIENT_BOUND:
     'The client, not the server, was the bottleneck in this cell: its event loop was saturated, so the throughput is a floor for the server, not its capacity.',
   UNSTABLE:
     'Throughput varied by more than 10% between trials of this cell (coefficient of variation above 0.10), so its median is not a reliable figure.',
+  ERRORS:
+    'Most replies in this cell were errors, so its throughput measures how fast the server refuses the command, not how fast it runs it: it is left out of headlines and comparisons.',
+  STALL:
+    'The server sent no reply for over a second while requests were outstanding (a pause: a fork, a blocking command, a stopped or swapping process); the wait is in the latency figures.',
 };
 
 /** A cell-level warning (made by the runner, which sees the trials), with the fixed sentence. */
-export function cellWarning(code: 'CLIENT_BOUND' | 'UNSTABLE', cellLabel: string, detail: string): Warning {
+export function cellWarning(code: CellWarningCode, cellLabel: string, detail: string): Warning {
   const d = detail.trim();
   return { code, message: d ? `${CELL_SENTENCES[code]} ${d}` : CELL_SENTENCES[code], cell: cellLabel };
 }

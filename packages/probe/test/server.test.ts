@@ -62,7 +62,7 @@ describe('describeServer on a real redis-server', () => {
   beforeAll(async () => {
     [plain, persistent] = await Promise.all([
       launch(),
-      launch(['appendonly yes', 'save "900 1"', 'loglevel verbose']),
+      launch(['appendonly yes', 'save "900 1"', 'loglevel verbose', 'hz 25']),
     ]);
   });
 
@@ -87,6 +87,7 @@ describe('describeServer on a real redis-server', () => {
     expect(s.loglevel).toBe('notice');
     expect(s.ioThreads).toBe(1);
     expect(s.ioThreadsDoReads).toBe(false);
+    expect(s.hz).toBe(10);
     expect(s.maxmemoryBytes).toBe(0);
     expect(s.maxmemoryPolicy).toBe('noeviction');
     expect(s.connectedClients).toBeGreaterThanOrEqual(1);
@@ -102,6 +103,7 @@ describe('describeServer on a real redis-server', () => {
     const s = await collectServer(persistent.redis, true);
     expect(s.persistence).toEqual({ save: '900 1', appendonly: true, appendfsync: 'everysec' });
     expect(s.loglevel).toBe('verbose');
+    expect(s.hz).toBe(25);
     expect(codes(s)).toEqual(['PERSISTENCE_ON', 'DEBUG_LOGLEVEL']);
   });
 
@@ -149,7 +151,8 @@ describe('describeServer on a real redis-server', () => {
     expect(s.unknown.loglevel).toMatch(/^CONFIG GET is disabled/);
     expect(s.ioThreads).toBeNull();
     expect(s.unknown.ioThreads).toMatch(/io_threads_active does not give the configured count/);
-    // INFO still answers these.
+    // INFO still answers these (configured_hz since Redis 5).
+    expect(s.hz).toBe(10);
     expect(s.persistence.appendonly).toBe(false);
     expect(s.maxmemoryBytes).toBe(0);
     expect(s.maxmemoryPolicy).toBe('noeviction');
@@ -172,6 +175,8 @@ describe('describeServer product detection', () => {
     );
     expect([s.product, s.version, s.mode]).toEqual(['valkey', '8.0.1', 'standalone']);
     expect(s.unknown.loglevel).toBe(CONFIG_UNAVAILABLE);
+    expect(s.hz).toBeNull();
+    expect(s.unknown.hz).toBe(`${CONFIG_UNAVAILABLE}; INFO has no configured_hz`);
   });
 
   it('Valkey 7.2 has only server_name', () => {

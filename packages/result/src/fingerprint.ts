@@ -101,7 +101,7 @@ export interface EnvironmentFingerprintInput {
       threads?: Maybe<number>;
       smt?: Maybe<boolean>;
     }>;
-    numa?: Maybe<{ nodes?: Maybe<number> }>;
+    numa?: Maybe<{ nodes?: Maybe<number>; clientCpus?: Maybe<string>; serverCpus?: Maybe<string> }>;
     memory?: Maybe<{ totalBytes?: Maybe<number> }>;
     virtualization?: Maybe<{ kind?: Maybe<string>; hypervisor?: Maybe<string> }>;
     os?: Maybe<{ kernel?: Maybe<string> }>;
@@ -115,6 +115,8 @@ export interface EnvironmentFingerprintInput {
     buildId?: Maybe<string>;
     allocator?: Maybe<string>;
     ioThreads?: Maybe<number>;
+    ioThreadsDoReads?: Maybe<boolean>;
+    hz?: Maybe<number>;
     persistence?: Maybe<{ save?: Maybe<string>; appendonly?: Maybe<boolean>; appendfsync?: Maybe<string> }>;
     mode?: Maybe<string>;
     archBits?: Maybe<number>;
@@ -140,6 +142,10 @@ export interface EnvironmentFingerprintInput {
  * Changing this subset changes every fingerprint: it is part of the result.v1 format.
  */
 export function environmentFingerprint(env: EnvironmentFingerprintInput): string {
+  return sha256(canonicalJson(v1Subset(env)));
+}
+
+function v1Subset(env: EnvironmentFingerprintInput) {
   const c = env.client;
   const s = env.server;
   const subset = {
@@ -174,7 +180,7 @@ export function environmentFingerprint(env: EnvironmentFingerprintInput): string
     },
     link: { kind: env.link.kind },
   };
-  return sha256(canonicalJson(subset));
+  return subset;
 }
 
 function n<T>(v: Maybe<T>): T | null {
@@ -183,4 +189,47 @@ function n<T>(v: Maybe<T>): T | null {
 
 function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/** The fingerprint version new results carry (environment.fingerprintVersion). */
+export const ENV_FINGERPRINT_VERSION = 'env-v2';
+
+/**
+ * env-v2: the env-v1 subset, plus what env-v1 missed and changes results: the server's `hz` and
+ * `io-threads-do-reads`, and the CPU pinning (whether client and server were each confined to
+ * fewer CPUs than the machine has, and whether their CPU sets are disjoint; unknown is null). The
+ * version itself is hashed, so an env-v2 fingerprint never equals an env-v1 one.
+ */
+export function environmentFingerprintV2(env: EnvironmentFingerprintInput): string {
+  const v1 = v1Subset(env);
+  const c = env.client;
+  const threads = c.cpu?.threads ?? null;
+  const client = cpuSet(c.numa?.clientCpus);
+  const server = cpuSet(c.numa?.serverCpus);
+  const pinned = (set: Set<number> | null) => (set === null || threads === null ? null : set.size < threads);
+  const subset = {
+    version: ENV_FINGERPRINT_VERSION,
+    ...v1,
+    server: { ...v1.server, ioThreadsDoReads: n(env.server.ioThreadsDoReads), hz: n(env.server.hz) },
+    pinning: {
+      client: pinned(client),
+      server: pinned(server),
+      disjoint: client && server ? [...client].every((cpu) => !server.has(cpu)) : null,
+    },
+  };
+  return sha256(canonicalJson(subset));
+}
+
+/** A CPU list as the kernel writes it ("0-3,8,10-11") → the set; null when unknown or malformed. */
+export function cpuSet(list: Maybe<string>): Set<number> | null {
+  if (!list?.trim()) return null;
+  const out = new Set<number>();
+  for (const part of list.trim().split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) return null;
+    const lo = Number(m[1]);
+    const hi = m[2] === undefined ? lo : Number(m[2]);
+    for (let i = lo; i <= hi; i++) out.add(i);
+  }
+  return out;
 }

@@ -1,5 +1,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { Latency } from './generated/result-v1.js';
+import { decodeCounts } from './histogram-decode.js';
+import { HistogramError } from './histogram-error.js';
 
 /** One hour in microseconds: latencies are recorded in µs and never clamped below this. */
 export const HIGHEST_TRACKABLE_US = 3_600_000_000;
@@ -26,14 +28,47 @@ export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }
 
+/**
+ * Decode a histogram (compressed V2, base64) into the standard latency range. Bounded: see
+ * histogram-decode.ts. Throws HistogramError, with a code and the reason, for anything that is not
+ * such a histogram or claims more than its range holds; callers that read stored results skip the
+ * histogram then, and ingest refuses the result.
+ */
 export function decodeHistogram(base64: string): Histogram {
-  const decoded = hdr.decodeFromCompressedBase64(base64, 32, false);
-  // Decoded histograms are sized to their content; re-home into the standard range so that
-  // merging never fails on a value that another histogram could not hold.
-  const h = createLatencyHistogram();
-  h.add(decoded);
-  decoded.destroy();
-  return h;
+  const { geometry, indexes, counts, filledLength } = decodeCounts(base64);
+  const decoded = hdr.build({
+    lowestDiscernibleValue: geometry.lowestDiscernibleValue,
+    highestTrackableValue: geometry.highestTrackableValue,
+    numberOfSignificantValueDigits: geometry.significantDigits as 1 | 2 | 3 | 4 | 5,
+    bitBucketSize: 32,
+    useWebAssembly: false,
+  }) as Histogram & CountsAccess;
+  try {
+    for (let i = 0; i < indexes.length; i++) decoded.setCountAtIndex(indexes[i]!, counts[i]!);
+    // What hdr-histogram-js's own decoder does last: min, max and total from the counts.
+    decoded.establishInternalTackingValues(filledLength);
+    // Decoded histograms are sized to their content; re-home into the standard range so that
+    // merging never fails on a value that another histogram could not hold.
+    const h = createLatencyHistogram();
+    try {
+      h.add(decoded);
+    } catch {
+      h.destroy();
+      throw new HistogramError(
+        'HISTOGRAM_TOO_LARGE',
+        `histogram refused: it holds values up to ${decoded.maxValue} µs, beyond the format's ${HIGHEST_TRACKABLE_US} µs (one hour)`,
+      );
+    }
+    return h;
+  } finally {
+    decoded.destroy();
+  }
+}
+
+/** The JsHistogram methods hdr-histogram-js's decoder fills a histogram with (not in its typings). */
+interface CountsAccess {
+  setCountAtIndex(index: number, count: number): void;
+  establishInternalTackingValues(lengthToCover: number): void;
 }
 
 /** Merge encoded histograms. Histograms are merged, never averaged: percentiles come from the sum. */
@@ -45,6 +80,15 @@ export function mergeEncodedHistograms(encoded: readonly string[]): Histogram {
     h.destroy();
   }
   return total;
+}
+
+/**
+ * The width of the bucket a value falls in, in the standard latency histogram (3 significant digits,
+ * 2,048 sub-buckets): 1 µs up to 2,047 µs, then doubling with each power of two. Two figures of one
+ * histogram can differ by this much and still describe the same recorded values.
+ */
+export function bucketWidthUs(valueUs: number): number {
+  return valueUs < 2048 ? 1 : 2 ** (Math.floor(Math.log2(valueUs)) - 10);
 }
 
 /** Latency percentiles in µs; the shape is the result schema's `Latency`. */

@@ -1,7 +1,11 @@
 export { canonicalJson } from './canonical.js';
+export { contentId } from './content-id.js';
 export {
+  cpuSet,
+  ENV_FINGERPRINT_VERSION,
   type EnvironmentFingerprintInput,
   environmentFingerprint,
+  environmentFingerprintV2,
   type NormalizedWorkload,
   normalizeWorkload,
   type WorkloadInput,
@@ -27,6 +31,7 @@ export type {
   CrossCheck,
   EnvelopeV1,
   ErrorCounts,
+  Interference as InterferenceFigures,
   Latency,
   Link,
   Machine,
@@ -42,6 +47,7 @@ export type {
 } from './generated/result-v1.js';
 export { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
 export {
+  bucketWidthUs,
   createLatencyHistogram,
   decodeHistogram,
   encodeHistogram,
@@ -51,6 +57,17 @@ export {
   mergeEncodedHistograms,
   summarizeHistogram,
 } from './histogram.js';
+export {
+  type DecodedCounts,
+  decodeCounts,
+  type HistogramGeometry,
+  histogramGeometry,
+  LATENCY_GEOMETRY,
+  MAX_COUNTS_LENGTH,
+  MAX_INFLATED_BYTES,
+} from './histogram-decode.js';
+export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
+export { summarizeCounts } from './histogram-summary.js';
 export {
   ImportError,
   type ImportOptions,
@@ -74,6 +91,12 @@ export {
   redisBenchmarkFlags,
 } from './import/redis-benchmark.js';
 export {
+  checkJsonStructure,
+  JsonStructureError,
+  type JsonStructureErrorCode,
+  MAX_JSON_DEPTH,
+} from './json-structure.js';
+export {
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,
@@ -95,11 +118,13 @@ export {
   signResult,
   type VerifyOutcome,
   verifyEnvelope,
+  verifyEnvelopeText,
 } from './sign.js';
 export {
   type BootstrapOptions,
   bootstrapMedianCi,
   type ConfidenceInterval,
+  type ConfidenceLevel,
   coefficientOfVariation,
   isUnstable,
   mean,
@@ -110,6 +135,15 @@ export {
   seededRandom,
   summarizeTrials,
   type TrialSummary,
+  tQuantile,
   tQuantile975,
   UNSTABLE_CV,
 } from './stats.js';
+export {
+  cleanNullableText,
+  cleanText,
+  type ForbiddenChar,
+  findForbiddenChar,
+  stripForbiddenChars,
+  TEXT_MAX,
+} from './text.js';

@@ -9,6 +9,7 @@ import {
 } from 'node:crypto';
 import { canonicalJson } from './canonical.js';
 import type { EnvelopeV1, ResultV1 } from './generated/result-v1.js';
+import { checkJsonStructure, JsonStructureError, type JsonStructureErrorCode } from './json-structure.js';
 import { ENVELOPE_SCHEMA_ID, type ValidationOutcome, validateEnvelope, validateResult } from './schema.js';
 
 export interface SigningKey {
@@ -20,7 +21,8 @@ export interface SigningKey {
 
 export type VerifyOutcome =
   | { ok: true; result: ResultV1; keyFingerprint: string }
-  | { ok: false; reason: string };
+  /** `code` is set when the text itself was refused (duplicate keys, too deep), before any other check. */
+  | { ok: false; reason: string; code?: JsonStructureErrorCode };
 
 /** A new Ed25519 key pair. */
 export function generateSigningKey(): SigningKey {
@@ -113,6 +115,13 @@ export function verifyEnvelope(envelope: unknown): VerifyOutcome {
 
   let result: unknown;
   try {
+    // Before JSON.parse, which would keep the last of two keys and take seconds on deep nesting.
+    checkJsonStructure(env.payload, 'payload');
+  } catch (e) {
+    if (e instanceof JsonStructureError) return { ok: false, reason: e.message, code: e.code };
+    throw e;
+  }
+  try {
     result = JSON.parse(env.payload);
   } catch {
     return fail('payload is not valid JSON');
@@ -128,6 +137,27 @@ export function verifyEnvelope(envelope: unknown): VerifyOutcome {
   const valid = validateResult(result);
   if (!valid.ok) return fail(`result schema: ${summarize(valid)}`);
   return { ok: true, result: result as ResultV1, keyFingerprint: env.keyFingerprint };
+}
+
+/**
+ * verifyEnvelope for an envelope as text (a file, a request body): first refuses duplicate keys and
+ * deep nesting in the text itself, which JSON.parse would hide (an envelope with two `payload`
+ * keys carries one that was not signed). Use this, not JSON.parse and verifyEnvelope, for input.
+ */
+export function verifyEnvelopeText(text: string): VerifyOutcome {
+  try {
+    checkJsonStructure(text, 'envelope');
+  } catch (e) {
+    if (e instanceof JsonStructureError) return { ok: false, reason: e.message, code: e.code };
+    throw e;
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return fail(`not JSON (${(e as Error).message.replace(/\s+/g, ' ')}): was the file cut short or edited?`);
+  }
+  return verifyEnvelope(doc);
 }
 
 function fail(reason: string): VerifyOutcome {

@@ -186,16 +186,39 @@ const T975 = [
   2.0555294386428735, 2.0518305164802846, 2.0484071417952454, 2.045229642132703, 2.0422724563012378,
 ];
 
+/** Student's t 0.9995 quantile for 1..30 degrees of freedom (two-sided 99.9%), from scipy.stats.t.ppf. */
+const T9995 = [
+  636.6192487687897, 31.599054576445365, 12.923978636687961, 8.610301581379522, 6.868826625881276,
+  5.95881617881889, 5.407882520861828, 5.041305433373456, 4.780912585931217, 4.586893858702708,
+  4.436979338234516, 4.3177912836062475, 4.22083172770718, 4.140454112738259, 4.072765195903846,
+  4.014996327184108, 3.965126272119082, 3.9216458250852084, 3.883405852592131, 3.8495162749308744,
+  3.8192771642745096, 3.792130671698437, 3.7676268043118246, 3.745398619290096, 3.725143949728693,
+  3.7066117434809525, 3.6895917134592784, 3.6739064007013176, 3.6594050194663748, 3.6459586350420627,
+];
+
+/** The confidence levels an interval can be asked at: the t table each needs, and its normal quantile. */
+const LEVELS = {
+  0.95: { table: T975, z: 1.959963984540054 },
+  0.999: { table: T9995, z: 3.2905267314919255 },
+} as const;
+
+/** A two-sided confidence level there is a t table for. */
+export type ConfidenceLevel = keyof typeof LEVELS;
+
 /**
- * Student's t 0.975 quantile (the multiplier of a two-sided 95% interval) for df degrees of
- * freedom: a table up to 30, then the Cornish-Fisher expansion around the normal quantile, which
- * is within 1e-7 of the exact value from 31 on.
+ * Student's t quantile for a two-sided interval at `level` (the 0.975 quantile for 95%, 0.9995 for
+ * 99.9%) with df degrees of freedom: a table up to 30, then the Cornish-Fisher expansion around the
+ * normal quantile, which is within 1e-7 (95%) and 4e-6 (99.9%) of the exact value from 31 on.
  */
-export function tQuantile975(df: number): number {
+export function tQuantile(level: ConfidenceLevel, df: number): number {
   if (!Number.isInteger(df) || df < 1)
-    throw new RangeError(`tQuantile975: df must be a positive integer, got ${String(df)}`);
-  if (df <= T975.length) return T975[df - 1] as number;
-  const z = 1.959963984540054;
+    throw new RangeError(`tQuantile: df must be a positive integer, got ${String(df)}`);
+  const { table, z } = LEVELS[level] ?? {};
+  if (!table || z === undefined)
+    throw new RangeError(
+      `tQuantile: level must be one of ${Object.keys(LEVELS).join(', ')}, got ${String(level)}`,
+    );
+  if (df <= table.length) return table[df - 1] as number;
   const z2 = z * z;
   const g1 = (z * (z2 + 1)) / 4;
   const g2 = (z * ((5 * z2 + 16) * z2 + 3)) / 96;
@@ -204,14 +227,22 @@ export function tQuantile975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
 }
 
+/** Student's t 0.975 quantile (the multiplier of a two-sided 95% interval) for df degrees of freedom. */
+export function tQuantile975(df: number): number {
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`tQuantile975: df must be a positive integer, got ${String(df)}`);
+  return tQuantile(0.95, df);
+}
+
 export interface PairedRatio {
   /** Pairs (rounds) compared. */
   n: number;
   /** Geometric mean of b[i] / a[i]: how many times a's figure b's is, round by round. */
   ratio: number;
   /**
-   * The t-based 95% confidence interval of that geometric mean: exp(mean ± t · sd / √n) of the
-   * log ratios. null for a single pair, which has no spread to speak of.
+   * The t-based confidence interval of that geometric mean: exp(mean ± t · sd / √n) of the log
+   * ratios, at 95% unless pairedRatio was asked for another level (the names keep the default's).
+   * null for a single pair, which has no spread to speak of.
    */
   ci95Low: number | null;
   ci95High: number | null;
@@ -222,9 +253,14 @@ export interface PairedRatio {
  * so whatever else the machine did then weighed on both). Each round's ratio cancels what the
  * round had in common; the geometric mean and its t interval on the log ratios say how far b is
  * from a and how sure that is. An interval that excludes 1 is a difference beyond the noise.
+ * `level` widens the interval: 0.999 where a chance miss must be rare (a test's verdict).
  * Throws a RangeError unless a and b are equally long, non-empty, finite and positive.
  */
-export function pairedRatio(a: readonly number[], b: readonly number[]): PairedRatio {
+export function pairedRatio(
+  a: readonly number[],
+  b: readonly number[],
+  level: ConfidenceLevel = 0.95,
+): PairedRatio {
   assertFiniteSample(a, 'pairedRatio');
   assertFiniteSample(b, 'pairedRatio');
   if (a.length !== b.length)
@@ -238,7 +274,7 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): PairedR
   const n = logs.length;
   const m = mean(logs);
   if (n < 2) return { n, ratio: Math.exp(m), ci95Low: null, ci95High: null };
-  const half = (tQuantile975(n - 1) * sampleStdDev(logs)) / Math.sqrt(n);
+  const half = (tQuantile(level, n - 1) * sampleStdDev(logs)) / Math.sqrt(n);
   return { n, ratio: Math.exp(m), ci95Low: Math.exp(m - half), ci95High: Math.exp(m + half) };
 }
 

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalJson,
+  cpuSet,
+  ENV_FINGERPRINT_VERSION,
   environmentFingerprint,
+  environmentFingerprintV2,
   normalizeWorkload,
   type WorkloadInput,
   workloadFingerprint,
@@ -230,6 +234,87 @@ describe('environmentFingerprint', () => {
     expect(environmentFingerprint(without)).toBe(environmentFingerprint(withNull));
     expect(environmentFingerprint(withNull)).not.toBe(efp);
     expect(environmentFingerprint({ client: {}, server: {}, link: { kind: 'unix' } })).toMatch(/^sha256:/);
+  });
+});
+
+describe('environmentFingerprint env-v2', () => {
+  const env = {
+    client: {
+      cpu: { model: 'AMD EPYC 7R13 Processor', cores: 4, threads: 8, smt: true },
+      numa: { nodes: 1, clientCpus: '0-7', serverCpus: '0-7' },
+      memory: { totalBytes: 16e9 },
+      virtualization: { kind: 'vm', hypervisor: 'kvm' },
+      os: { kernel: '6.1.0' },
+      thp: { enabled: 'madvise' },
+      cpuGovernor: null,
+    },
+    server: {
+      product: 'redis',
+      version: '7.4.1',
+      ioThreads: 1,
+      ioThreadsDoReads: false,
+      hz: 10,
+      persistence: { save: '', appendonly: false, appendfsync: 'everysec' },
+    },
+    link: { kind: 'tcp-loopback' },
+  };
+  const v2 = environmentFingerprintV2(env);
+
+  it('keeps env-v1 as it was: stored results still match their fingerprint', () => {
+    // Results written before env-v2 carry env-v1 fingerprints; recomputing them must still agree.
+    for (const name of ['suite-run', 'minimal', 'cluster-run', 'run-group-member']) {
+      const url = new URL(`../../../schemas/examples/valid/${name}.json`, import.meta.url);
+      const doc = JSON.parse(readFileSync(url, 'utf8'));
+      expect(doc.environment.fingerprintVersion, name).toBeUndefined();
+      expect(environmentFingerprint(doc.environment), name).toBe(doc.environment.fingerprint);
+    }
+  });
+
+  it('recomputes the env-v2 fingerprint a stored env-v2 example carries', () => {
+    const url = new URL('../../../schemas/examples/valid/interference-drift-env-v2.json', import.meta.url);
+    const doc = JSON.parse(readFileSync(url, 'utf8'));
+    expect(doc.environment.fingerprintVersion).toBe('env-v2');
+    expect(environmentFingerprintV2(doc.environment)).toBe(doc.environment.fingerprint);
+    expect(environmentFingerprint(doc.environment)).not.toBe(doc.environment.fingerprint);
+  });
+
+  it('never equals the env-v1 fingerprint of the same environment', () => {
+    expect(ENV_FINGERPRINT_VERSION).toBe('env-v2');
+    expect(v2).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(v2).not.toBe(environmentFingerprint(env));
+  });
+
+  it('changes with hz, io-threads-do-reads and the CPU pinning, which env-v1 ignores', () => {
+    const edits: [string, (e: typeof env) => void][] = [
+      ['hz', (e) => (e.server.hz = 100)],
+      ['ioThreadsDoReads', (e) => (e.server.ioThreadsDoReads = true)],
+      ['client pinned', (e) => (e.client.numa.clientCpus = '0-3')],
+      ['server pinned', (e) => (e.client.numa.serverCpus = '4')],
+    ];
+    for (const [name, edit] of edits) {
+      const e = structuredClone(env);
+      edit(e);
+      expect(environmentFingerprintV2(e), name).not.toBe(v2);
+      expect(environmentFingerprint(e), `${name} (env-v1)`).toBe(environmentFingerprint(env));
+    }
+  });
+
+  it('tells disjoint pinning from overlapping pinning, not which CPUs', () => {
+    const pin = (client: string, server: string) => {
+      const e = structuredClone(env);
+      e.client.numa.clientCpus = client;
+      e.client.numa.serverCpus = server;
+      return environmentFingerprintV2(e);
+    };
+    expect(pin('0-1', '2-3')).toBe(pin('4-5', '6'));
+    expect(pin('0-1', '1-2')).not.toBe(pin('0-1', '2-3'));
+  });
+
+  it('reads kernel CPU lists', () => {
+    expect([...cpuSet('0-2,5,7-8')!]).toEqual([0, 1, 2, 5, 7, 8]);
+    expect(cpuSet('')).toBeNull();
+    expect(cpuSet('zero')).toBeNull();
+    expect(cpuSet(null)).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import {
   sampleStdDev,
   seededRandom,
   summarizeTrials,
+  tQuantile,
   tQuantile975,
   UNSTABLE_CV,
 } from '../src/stats.js';
@@ -295,7 +296,39 @@ describe('tQuantile975', () => {
   });
 });
 
+describe('tQuantile', () => {
+  it('at 99.9% matches scipy.stats.t.ppf(0.9995, df) in the table and, to 4e-6, past it', () => {
+    expect(tQuantile(0.999, 1)).toBeCloseTo(636.6192487687897, 9);
+    expect(tQuantile(0.999, 3)).toBeCloseTo(12.923978636687961, 12);
+    expect(tQuantile(0.999, 30)).toBeCloseTo(3.6459586350420627, 12);
+    for (const [df, exact] of [
+      [31, 3.6334563497583714],
+      [40, 3.550965760863349],
+      [60, 3.460200469196392],
+      [100, 3.390491311164263],
+      [1000, 3.300282648423944],
+    ] as const)
+      expect(Math.abs(tQuantile(0.999, df) - exact)).toBeLessThan(4e-6);
+  });
+
+  it('at 95% is tQuantile975', () => {
+    for (const df of [1, 4, 30, 31, 1000]) expect(tQuantile(0.95, df)).toBe(tQuantile975(df));
+  });
+
+  it('refuses a level it has no table for, and says which it has', () => {
+    expect(() => tQuantile(0.9 as 0.95, 4)).toThrow(/level must be one of 0\.95, 0\.999, got 0\.9/);
+  });
+});
+
 describe('pairedRatio', () => {
+  it('at level 0.999 gives the wider 99.9% interval around the same ratio (scipy agrees)', () => {
+    // numpy/scipy: exp(l.mean() ± t.ppf(0.9995, 3) * l.std(ddof=1) / sqrt(4))
+    const r = pairedRatio([100, 110, 90, 105], [102, 108, 95, 100], 0.999);
+    expect(r.ratio).toBeCloseTo(1.0016840528592208, 12);
+    expect(r.ci95Low!).toBeCloseTo(0.7498982740205765, 12);
+    expect(r.ci95High!).toBeCloseTo(1.3380094027592635, 12);
+  });
+
   it('is the geometric mean of the per-round ratios with a t interval on their logs (scipy agrees)', () => {
     // numpy/scipy: l = log(b / a); exp(l.mean() ± t.ppf(0.975, 3) * l.std(ddof=1) / sqrt(4))
     const r = pairedRatio([100, 110, 90, 105], [102, 108, 95, 100]);

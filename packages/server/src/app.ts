@@ -1,11 +1,14 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { clientErrorHandler } from './client-error.js';
 import { replyNotFound, replyWithError } from './error-reply.js';
 import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
+import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
+import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
 import { resultsRoutes } from './routes/results.js';
 import { retractRoutes } from './routes/retract.js';
 
@@ -13,7 +16,7 @@ import { retractRoutes } from './routes/retract.js';
  * The ingest service over an open database:
  *
  * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath }`, or 200 with `duplicate: true`
- * - `GET /api/v1/results/:id`: the envelope as received; 404 unknown, 410 retracted
+ * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON); 404 unknown, 410 retracted
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
  * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion }`
  *
@@ -26,12 +29,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: o.logger,
     bodyLimit: o.bodyLimitBytes,
     // A client that trickles its request (slowloris) or goes silent holds a socket: bound both.
+    // requestTimeout covers the headers and the body together; Node checks it on a timer, every
+    // 30 s by default, so a 10 s deadline held for up to 40 s: check often enough to hold it.
     requestTimeout: o.requestTimeoutMs,
     connectionTimeout: o.requestTimeoutMs,
+    // Fastify's default (72 s) would let an idle keep-alive socket outlive the request deadline.
+    keepAliveTimeout: o.requestTimeoutMs,
+    http: {
+      headersTimeout: o.requestTimeoutMs,
+      connectionsCheckingInterval: deadlineCheckIntervalMs(o.requestTimeoutMs),
+      // Node would answer a missing host with an empty 400 of its own; the hook below says it in JSON.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: clientErrorHandler(o.requestTimeoutMs),
+    // A URL that does not decode: fastify's own reply would not have our error shape.
+    frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
   });
 
-  // The body as the bytes received, not parsed: the signature covers the payload's exact bytes, the
-  // envelope is stored as received, and ingest decodes UTF-8 strictly (a string parser would turn
+  // The body as the bytes received, not parsed: the signature covers the payload's exact bytes,
+  // ingest reads the raw text for duplicate keys, and it decodes UTF-8 strictly (a string parser would turn
   // invalid bytes into U+FFFD, and a bad encoding into a "bad signature").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
@@ -40,6 +56,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler(replyWithError);
   app.setNotFoundHandler(replyNotFound);
+  app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
   // Per client address, on every route, before the body is read: the cheap first line. Behind a
   // reverse proxy every request comes from the proxy's address: that needs fastify's trustProxy.
@@ -64,6 +81,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     resultsRoutes(scope, { db: o.db, queue, keys });
     retractRoutes(scope, { db: o.db });
     healthRoutes(scope, { db: o.db });
+    methodNotAllowedRoutes(scope);
   });
   return app;
+}
+
+/** A tenth of the deadline, within 50 ms to 1 s: the deadline holds to within that much. */
+export function deadlineCheckIntervalMs(requestTimeoutMs: number): number {
+  return Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 10)));
 }

@@ -41,8 +41,22 @@ function describe(error: FastifyError | Error, request: FastifyRequest) {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message: `content-type ${request.headers['content-type'] ?? '(none)'} is not accepted: send application/json`,
     };
+  if (e.code === 'FST_ERR_BAD_URL')
+    return { status: 400, code: 'BAD_URL', message: `${e.message}; percent-encode the URL` };
+  if (e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+    return {
+      status: 400,
+      code: 'BAD_CONTENT_LENGTH',
+      message: 'the body is not as long as its content-length says; send the length of the bytes sent',
+    };
   const status = e.statusCode ?? 500;
-  if (status < 500) return { status, code: e.code ?? 'BAD_REQUEST', message: e.message };
+  // Fastify's own codes (FST_ERR_...) name its internals; a client gets one of ours.
+  if (status < 500)
+    return {
+      status,
+      code: e.code && !e.code.startsWith('FST_') ? e.code : 'BAD_REQUEST',
+      message: e.message,
+    };
   // Say nothing of the internals to the client: the log (`--log`) has the stack.
   return { status: 500, code: 'INTERNAL_ERROR', message: 'internal error' };
 }

@@ -1,5 +1,6 @@
 import { count, integrityCheck, openDatabase } from '@redis-benchdb/db';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../result/dist/index.js';
 import { type ServiceProcess, spawnService, submissions, tempDbPath } from './fixtures.js';
 
 const CLIENTS = 50;
@@ -89,7 +90,8 @@ describe('the service under concurrent load, as a separate process', () => {
 
     const got = await getAll(service.url, ids);
     ids.forEach((id, i) => {
-      expect(got.get(id)).toEqual({ status: 200, text: bodies[i] });
+      // The envelope as verified: canonical JSON of what was sent.
+      expect(got.get(id)).toEqual({ status: 200, text: canonicalJson(JSON.parse(bodies[i]!)) });
     });
     await stop(service);
     console.log(

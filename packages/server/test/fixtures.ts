@@ -136,7 +136,18 @@ afterEach(() => {
   running.clear();
 });
 
-export function spawnService(dbPath: string): Promise<ServiceProcess> {
+/** Services a test file shares between its tests (spawnService's `shared`): killed after the file. */
+const shared = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of shared) child.kill('SIGKILL');
+  shared.clear();
+});
+
+export function spawnService(
+  dbPath: string,
+  extraArgs: string[] = [],
+  { sharedByTests = false } = {},
+): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
     process.execPath,
@@ -150,13 +161,15 @@ export function spawnService(dbPath: string): Promise<ServiceProcess> {
       '1000000',
       '--per-key-per-minute',
       '1000000',
+      ...extraArgs,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  running.add(child);
+  (sharedByTests ? shared : running).add(child);
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once('exit', (code, signal) => {
       running.delete(child);
+      shared.delete(child);
       resolve(code ?? signal);
     }),
   );

@@ -19,6 +19,8 @@ export interface CompareInput {
     lo: number | null;
     hi: number | null;
     unstable: boolean;
+    /** Most replies were errors (warning ERRORS): its ops/s are not the command's, so it gets no verdict. */
+    errors?: boolean;
   }[];
 }
 
@@ -68,6 +70,7 @@ export function toCompareInput(r: ResultView): CompareInput {
         lo: c.opsCi95Low,
         hi: c.opsCi95High,
         unstable: c.unstable,
+        ...(c.errors ? { errors: true } : {}),
       })),
   };
 }
@@ -79,7 +82,7 @@ export function resultName(r: ResultView): string {
   return `${server} on ${machine}${r.machine.virtualization ? ` (${r.machine.virtualization})` : ''}`;
 }
 
-export type Verdict = 'faster' | 'slower' | 'within noise' | 'unknown';
+export type Verdict = 'faster' | 'slower' | 'within noise' | 'unknown' | 'mostly errors';
 
 export interface ComparedCell {
   fp: string;
@@ -110,6 +113,7 @@ export interface Comparison {
  * difference counts as beyond noise when the two 95% intervals of the median do not overlap: a
  * conservative test (non-overlap implies significance at well under 5%), chosen because readers
  * can check it by eye on the charts. Without intervals (one trial, imported) the verdict is unknown.
+ * A cell whose replies were mostly errors (warning ERRORS) gets neither a ratio nor a verdict.
  */
 export function compareResults(inputs: readonly CompareInput[]): Comparison {
   if (inputs.length < 2) throw new Error(`a comparison needs two results or more, got ${inputs.length}`);
@@ -124,8 +128,10 @@ export function compareResults(inputs: readonly CompareInput[]): Comparison {
       fp: c.fp,
       label: c.label,
       values: values.map((v) => (v ? { median: v.median, lo: v.lo, hi: v.hi, unstable: v.unstable } : null)),
-      ratios: values.map((v) => (v && b.median > 0 ? v.median / b.median : null)),
-      verdicts: values.map((v, i) => (i === 0 || !v ? 'unknown' : verdict(b, v))),
+      ratios: values.map((v) => (v && !v.errors && !b.errors && b.median > 0 ? v.median / b.median : null)),
+      verdicts: values.map((v, i) =>
+        v?.errors || (i > 0 && v && b.errors) ? 'mostly errors' : i === 0 || !v ? 'unknown' : verdict(b, v),
+      ),
     });
   }
   const differing = Object.entries(COMPARED_FIELDS)

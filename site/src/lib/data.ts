@@ -12,6 +12,7 @@ import {
 } from '@redis-benchdb/db';
 import { type ResultView, toResultView } from './model.js';
 import { slug } from './routes.js';
+import { safeStrings } from './text.js';
 
 /**
  * The build's one read-only connection. The path is the CLI's: a `redis-benchdb run` stores its
@@ -34,7 +35,8 @@ export function database(): BenchDb {
 let rows: SiteResultRow[] | null = null;
 /** Every listed result, newest first. */
 export function allResults(): SiteResultRow[] {
-  rows ??= [...iterateSiteResults(database())];
+  // The list columns (CPU model, version, labels) reach every page and chart: cleaned like a view's.
+  rows ??= [...iterateSiteResults(database())].map((r) => safeStrings(r));
   return rows;
 }
 
@@ -116,7 +118,7 @@ export function headlineCells(): SiteCellRow[] {
   const fps = HEADLINE_LABELS.map((l) => commonWorkload(database(), HEADLINE_SUITE, l)).filter(
     (f): f is string => f !== null,
   );
-  headline = cellsByWorkload(database(), fps);
+  headline = cellsByWorkload(database(), fps).map((c) => safeStrings(c));
   return headline;
 }
 

@@ -18,6 +18,18 @@ export interface EmbedTarget {
   source: string;
   /** "frozen to result …" or "live: follows new results". */
   freshness: string;
+  /** The date the chart stands for: "as of 2025-03-04" (frozen: its results' date) or "live, drawn 2026-11-24". */
+  asOf: string;
+}
+
+/** A frozen chart's date: the newest of its results' run dates (their receipt, where a result has none). */
+export function asOf(dates: readonly string[]): string {
+  return `as of ${([...dates].sort().at(-1) ?? '').slice(0, 10)}`;
+}
+
+/** A live chart's date: the build's. */
+export function drawnOn(now = new Date()): string {
+  return `live, drawn ${now.toISOString().slice(0, 10)}`;
 }
 
 export const EMBED_WIDTH = 680;
@@ -38,11 +50,14 @@ export function embedSnippets(t: EmbedTarget): {
     svg: o + t.svgPath,
     png: o + t.pngPath,
     iframe: `<iframe src="${o}${t.pagePath}" title="${title}" width="${EMBED_WIDTH}" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
-    markdown: `[![${t.chart.title.replace(/[[\]]/g, '')}](${o}${t.pngPath})](${o}${t.sourcePath})\n\n*Source: [redis-benchdb](${o}${t.sourcePath}), ${t.source.replace(/[[\]*_]/g, '')}*`,
+    markdown: `[![${t.chart.title.replace(/[[\]]/g, '')}](${o}${t.pngPath})](${o}${t.sourcePath})\n\n*Source: [redis-benchdb](${o}${t.sourcePath}), ${t.source.replace(/[[\]*_]/g, '')}, ${t.asOf}*`,
   };
 }
 
-/** The iframe page: only the chart and its source line, no site chrome, no script. */
+/**
+ * The iframe page: only the chart and its source line, no site chrome, no script. Its links open a
+ * new tab: in a blog's iframe, the page around it is the reader's, not ours to navigate away.
+ */
 export function embedPage(t: EmbedTarget): string {
   const o = siteOrigin();
   return `<!doctype html>
@@ -53,13 +68,16 @@ export function embedPage(t: EmbedTarget): string {
 </head><body><figure>
 <figcaption><strong>${escapeHtml(t.chart.title)}</strong></figcaption>
 ${t.chart.svg}
-<figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_top">${escapeHtml(t.source)}</a> · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_top">SVG</a></figcaption>
+<figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_blank" rel="noopener">${escapeHtml(t.source)}</a> · ${escapeHtml(t.asOf)} · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_blank" rel="noopener">SVG</a></figcaption>
 </figure></body></html>
 `;
 }
 
 /** A chart's own files: the standalone SVG (title and source drawn in) and its iframe page. */
 export function stageEmbed(t: EmbedTarget): void {
-  stageFile(t.svgPath, standaloneSvg(t.chart, t.source));
+  stageFile(
+    t.svgPath,
+    standaloneSvg(t.chart, { text: t.source, url: siteOrigin() + t.sourcePath, asOf: t.asOf }),
+  );
   stageFile(t.pagePath, embedPage(t));
 }

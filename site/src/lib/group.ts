@@ -3,17 +3,19 @@ import { latencyChart, latencyPoints } from './charts/latency.js';
 import type { Chart } from './charts/render.js';
 import { sweepChart } from './charts/sweep.js';
 import { type Comparison, compareResults, toCompareInput } from './compare.js';
-import { type EmbedTarget, stageEmbed } from './embed.js';
+import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import { isInterleaved, pairComparison } from './group-paired.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
 import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
+import { shortText } from './text.js';
 
 /** A member's name inside its group: what distinguishes it (the runner's label), else its server. */
 export function memberName(r: ResultView): string {
-  return r.runGroup?.label || `${r.server.product ?? '?'} ${r.server.version ?? ''}`.trim();
+  return shortText(r.runGroup?.label || `${r.server.product ?? '?'} ${r.server.version ?? ''}`.trim(), 80)
+    .text;
 }
 
 /**
@@ -63,6 +65,7 @@ export function groupPage(
     return get ? latencyPoints(get, `${memberName(m)} · ${get.label}`) : [];
   });
   if (lat.length) charts.push(latencyChart(lat, { title: 'Latency by percentile', source }));
+  const date = asOf(members.map((m) => m.startedAt ?? m.receivedAt));
   const targets = charts.map((chart) => {
     const t: EmbedTarget = {
       chart,
@@ -72,6 +75,7 @@ export function groupPage(
       sourcePath: paths.group(groupId),
       source,
       freshness: 'frozen: a run group never changes',
+      asOf: date,
     };
     stageEmbed(t);
     return t;

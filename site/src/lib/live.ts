@@ -3,8 +3,9 @@ import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
 import type { Chart } from './charts/render.js';
 import { bestBy, HEADLINE_SUITE, headlineCells } from './data.js';
-import { type EmbedTarget, stageEmbed } from './embed.js';
+import { drawnOn, type EmbedTarget, stageEmbed } from './embed.js';
 import { paths } from './routes.js';
+import { shortText } from './text.js';
 
 /**
  * Charts over "all results so far": they change when results arrive, so their embeds are offered
@@ -19,15 +20,17 @@ export function liveEmbed(chart: Chart, sourcePath: string, source: string): Emb
     sourcePath,
     source,
     freshness: 'live: follows new results at each build',
+    asOf: drawnOn(),
   };
   stageEmbed(t);
   return t;
 }
 
+// A series name in a chart's legend and table: submitted text, cut so that one cannot crowd out the rest.
 const name = (c: SiteCellRow, by: 'machine' | 'version') =>
   by === 'machine'
-    ? `${c.cpuModel ?? 'unknown CPU'} (${c.virtualizationKind ?? '?'})`
-    : `${c.serverProduct ?? 'unknown'} ${c.serverVersion ?? '?'}`;
+    ? `${shortText(c.cpuModel ?? 'unknown CPU', 60).text} (${c.virtualizationKind ?? '?'})`
+    : `${c.serverProduct ?? 'unknown'} ${shortText(c.serverVersion ?? '?', 60).text}`;
 
 /** The best baseline GET and SET per machine or per server version. */
 export function headlineChart(

@@ -1,6 +1,7 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
 import { checkEnvelopeSignature } from '@redis-benchdb/result';
+import { safeStrings } from './text.js';
 
 /**
  * One shape for every result the site shows, whether our runner measured it (signed) or it was
@@ -27,6 +28,8 @@ export interface CellView {
   opsCv: number | null;
   trialOps: number[];
   unstable: boolean;
+  /** Most replies were errors (warning ERRORS): left out of headlines and comparisons. */
+  errors: boolean;
   latencyUs: {
     p50Us: number | null;
     p99Us: number | null;
@@ -78,8 +81,13 @@ export interface ResultView {
 }
 
 export function toResultView(rec: SiteResultRecord): ResultView {
-  return rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+  const view = rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+  // Every string a page, chart or card shows, without control or bidi characters (see text.ts).
+  return safeStrings(view, KEEP_AS_STORED);
 }
+
+/** The raw record is offered for download byte for byte; a histogram is base64, never shown. */
+const KEEP_AS_STORED = new Set(['raw', 'histogram']);
 
 function fromSigned(rec: SiteResultRecord): ResultView {
   // What the page shows is parsed from the signed payload itself, once its signature checks: so a
@@ -134,6 +142,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       opsCv: c.opsPerSec.cv,
       trialOps: c.trials.map((t) => t.opsPerSec),
       unstable: c.unstable,
+      errors: doc.warnings.some((w) => w.code === 'ERRORS' && w.cell === c.label),
       latencyUs: c.latencyUs,
       histogram: c.histogram,
       clientBound: c.saturation?.clientBound ?? null,
@@ -218,6 +227,7 @@ function fromImported(rec: SiteResultRecord): ResultView {
       opsCv: null,
       trialOps: [c.opsPerSec],
       unstable: false,
+      errors: false,
       latencyUs: c.latencyUs.p50Us === null && c.latencyUs.p99Us === null ? null : c.latencyUs,
       histogram: null,
       clientBound: null,

@@ -4,15 +4,17 @@ import type { Chart } from './charts/render.js';
 import { sweepChart } from './charts/sweep.js';
 import type { CellView, ResultView } from './model.js';
 import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
+import { shortText } from './text.js';
 
-/** Where a result's figures come from, said on every chart of it. */
+/** Where a result's figures come from, said on every chart of it (submitted text cut: it is one line). */
 export function sourceLine(r: ResultView): string {
+  const cut = (s: string | null | undefined, fallback: string) => (s ? shortText(s, 80).text : fallback);
   const what =
     r.kind === 'imported'
-      ? `imported from "${r.source?.title ?? 'a publication'}"`
+      ? `imported from "${cut(r.source?.title, 'a publication')}"`
       : 'measured by redis-benchdb';
   const suite = r.suite ? `${r.suite.id} ${r.suite.profile ?? ''}`.trim() : 'ad hoc cells';
-  return `result ${r.id.slice(0, 12)}, ${what}, ${suite}, ${r.server.product ?? 'server'} ${r.server.version ?? ''} on ${r.machine.cpuModel ?? 'unknown CPU'}`.replace(
+  return `result ${r.id.slice(0, 12)}, ${what}, ${suite}, ${r.server.product ?? 'server'} ${cut(r.server.version, '')} on ${cut(r.machine.cpuModel, 'unknown CPU')}`.replace(
     /\s+/g,
     ' ',
   );

@@ -1,7 +1,7 @@
 import type { Chart } from './charts/render.js';
 import { formatOps } from './charts/render.js';
 import { toCompareInput } from './compare.js';
-import { type EmbedTarget, stageEmbed } from './embed.js';
+import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { sourceLine } from './result-charts.js';
@@ -18,6 +18,7 @@ export function resultEmbed(r: ResultView, chart: Chart): EmbedTarget {
     sourcePath: paths.result(r.id),
     source: sourceLine(r),
     freshness: `frozen: result ${r.id.slice(0, 12)} never changes`,
+    asOf: asOf([r.startedAt ?? r.receivedAt]),
   };
 }
 

@@ -1,6 +1,6 @@
 import { type CompareInput, compareResults, formatRatio } from '../lib/compare';
 import type { IndexRow } from '../lib/filters';
-import { el, link } from './dom';
+import { el, link, submitted } from './dom';
 
 /**
  * The compare page: ids from the URL (?r=a,b or ?r=a&r=b, full or 12-character prefixes), each
@@ -51,7 +51,13 @@ function render(out: HTMLElement, inputs: CompareInput[]): void {
   const parts: Node[] = [el('h2', {}, 'Results compared')];
   const ol = el('ol', { class: 'compared' });
   c.results.forEach((r, i) => {
-    const li = el('li', {}, link(`/results/${r.id}/`, r.name), ' ', el('code', {}, r.id.slice(0, 12)));
+    const li = el(
+      'li',
+      {},
+      link(`/results/${r.id}/`, submitted(r.name)),
+      ' ',
+      el('code', {}, r.id.slice(0, 12)),
+    );
     if (r.kind === 'imported') li.append(' ', el('span', { class: 'badge imported' }, 'imported'));
     if (i === 0) li.append(el('span', { class: 'muted' }, ' (baseline)'));
     ol.append(li);
@@ -72,7 +78,7 @@ function render(out: HTMLElement, inputs: CompareInput[]): void {
         'tbody',
         {},
         ...c.differing.map((d) =>
-          el('tr', {}, el('th', {}, d.label), ...d.values.map((v) => el('td', {}, v ?? '—'))),
+          el('tr', {}, el('th', {}, d.label), ...d.values.map((v) => el('td', {}, submitted(v)))),
         ),
       ),
     );
@@ -103,7 +109,7 @@ function render(out: HTMLElement, inputs: CompareInput[]): void {
     );
     const body = el('tbody');
     for (const cell of c.cells) {
-      const tr = el('tr', {}, el('td', {}, cell.label));
+      const tr = el('tr', {}, el('td', {}, submitted(cell.label)));
       cell.values.forEach((v, i) => {
         const td = el('td', { class: 'num' }, v ? Math.round(v.median).toLocaleString('en-US') : '—');
         const verdict = cell.verdicts[i]!;

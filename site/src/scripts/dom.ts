@@ -16,3 +16,15 @@ export function el(
 export function link(href: string, ...children: (Node | string)[]): HTMLAnchorElement {
   return el('a', { href }, ...children) as HTMLAnchorElement;
 }
+
+/**
+ * A submitter's string as the server-rendered pages show it (Submitted.astro): isolated in <bdi>,
+ * wrapping anywhere, cut at 120 characters with the whole in `title`; '—' when there is none.
+ */
+export function submitted(text: string | null | undefined): Node | string {
+  if (!text) return '—';
+  const chars = Array.from(text);
+  const e = el('bdi', { class: 'submitted' }, chars.length > 120 ? `${chars.slice(0, 119).join('')}…` : text);
+  if (chars.length > 120) e.setAttribute('title', text);
+  return e;
+}

@@ -1,5 +1,5 @@
 import { FILTER_KEYS, filtersToSearch, type IndexRow, isActive, matches, parseFilters } from '../lib/filters';
-import { el, link } from './dom';
+import { el, link, submitted } from './dom';
 
 const LIMIT = 500;
 
@@ -55,8 +55,8 @@ function rowElement(r: IndexRow): HTMLTableRowElement {
   const cells = [
     [box],
     badges,
-    [[r.product, r.version].filter(Boolean).join(' ') || '—'],
-    ...[r.cpu, r.virt, r.allocator, r.link, r.profile].map((v) => [v ?? '—']),
+    [submitted([r.product, r.version].filter(Boolean).join(' '))],
+    ...[r.cpu, r.virt, r.allocator, r.link, r.profile].map((v) => [submitted(v)]),
     [r.receivedAt.slice(0, 10)],
   ];
   const tr = el('tr', { 'data-id': r.id }, ...cells.map((c) => el('td', {}, ...c))) as HTMLTableRowElement;

@@ -1,26 +1,22 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { defaultDatabasePath, ingest, openDatabase, resultPagePath } from '@redis-benchdb/db';
-import {
-  BenchSession,
-  type CellResult,
-  type CellSummary,
-  type LaunchedServer,
-  summarizeCell,
-} from '@redis-benchdb/engine';
+import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
 import { signResult, validateResult } from '@redis-benchdb/result';
-import { EXIT_INTERRUPTED } from '../errors.js';
 import { planCells, SUITE_ID } from '../run/cells.js';
 import { checkClusterFlags, describeCluster } from '../run/cluster.js';
+import { measureDrift, wantsDriftCheck } from '../run/drift.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
+import { CellInterference, localServerPidOf } from '../run/interference.js';
+import { keepAndSubmit, writeAtomically } from '../run/keep.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
 import { pinClient, runLaunchedGroup } from '../run/launched-group.js';
+import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
-import { buildResultDocument } from '../run/result-document.js';
+import { buildResultDocument, isErrorDominated, type MeasuredCell } from '../run/result-document.js';
 import { prepareSigning } from '../run/signing.js';
-import { postEnvelope, setAside, spool } from '../submit.js';
+import { RunStop } from '../run/stop.js';
+import { VERSION } from '../version.js';
 
 export const PRODUCT_NAMES: Record<string, string> = {
   redis: 'Redis',
@@ -57,19 +53,20 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     );
   }
 
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
-    interrupted = true;
-    log("\ninterrupted: stopping the load and removing this run's keys (Ctrl-C again to quit at once)");
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const stop = new RunStop(log);
+  stop.install();
 
   let session: BenchSession | null = null;
   try {
     session = await BenchSession.open(plan.target);
+    // A throwaway server is new: nothing earlier can be on it.
+    if (!launched) await mentionLeftovers(session, plan.target, log);
+    await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
+      // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
+      log(
+        `warning: could not mark ${session!.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+      ),
+    );
     const startedAt = new Date();
     if (mode === 'text') log('describing the machine, the server and the link...');
     const environment = await collectEnvironment(session, plan.target, {
@@ -88,17 +85,20 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
-    const summaries: CellSummary[] = [];
+    const summaries: MeasuredCell[] = [];
+    const serverPid = await localServerPidOf(session, environment.server.local);
     // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
     let failure: string | null = null;
     for (const [i, cell] of cells.entries()) {
-      if (controller.signal.aborted) break;
+      if (stop.load.aborted) break;
       const results: CellResult[] = [];
+      const interference = new CellInterference(serverPid);
       try {
-        for (let t = 0; t < trials && !controller.signal.aborted; t++) {
+        for (let t = 0; t < trials && !stop.load.aborted; t++) {
           const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
           const r = await session.runCell(cell.options, {
-            signal: controller.signal,
+            signal: stop.load,
+            ...interference.hooks,
             onProgress: (done, requested, elapsed) =>
               progress.update(
                 label,
@@ -118,21 +118,25 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       }
       progress.clear();
       if (results.length > 0) {
-        const summary = summarizeCell(cell.label, results);
+        const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
         summaries.push(summary);
         if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
         else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
-        if (summary.incomplete && !controller.signal.aborted) break;
+        if (summary.incomplete && !stop.load.aborted) break;
       }
       if (failure) break;
     }
+    // The first cell again, to see whether the machine changed while the run went on.
+    const first = summaries[0];
+    let drift = null;
+    if (first && !failure && !stop.load.aborted && summaries.length === cells.length)
+      if (wantsDriftCheck(!plan.cells, cells.length)) {
+        if (mode === 'text') log(`measuring ${first.label} again to check for drift...`);
+        drift = await measureDrift(session, cells[0]!, first, stop.load).catch(() => null);
+      }
 
-    const cleanup: { removedKeys: number | null; error: string | null } = { removedKeys: null, error: null };
-    try {
-      cleanup.removedKeys = await session.cleanup();
-    } catch (err) {
-      cleanup.error = `could not remove the run's keys (${(err as Error).message}); remove them with: redis-cli --scan --pattern '${session.prefix}*' | xargs redis-cli unlink`;
-    }
+    const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
+    if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
       suite,
       target: plan.target,
@@ -141,11 +145,12 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       cells: summaries,
       startedAt,
       finishedAt: new Date(),
-      interrupted,
+      interrupted: stop.interrupted,
       plannedCells: cells.length,
       error: failure,
       cleanup,
       extraWarnings,
+      driftCheck: drift,
       cluster: session.cluster?.topology ?? null,
     });
     const valid = validateResult(doc);
@@ -160,8 +165,7 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
     const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
     if (out) await writeAtomically(out, signed);
     const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
-    if (cleanup.error) log(cleanup.error);
-    else if (mode === 'text')
+    if (!cleanup.error && mode === 'text')
       log(
         `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
       );
@@ -174,69 +178,19 @@ export async function runCommand(flags: RunFlags, command: string[]): Promise<nu
       return 1;
     }
     const failed = doc.cells.find((c) => c.incomplete && c.error);
-    if (failed && !interrupted)
+    if (failed && !stop.interrupted)
       log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-    return interrupted ? EXIT_INTERRUPTED : doc.incomplete || !kept.ok ? 1 : 0;
+    const erroring = flags.allowErrors ? [] : summaries.filter(isErrorDominated);
+    if (erroring.length > 0)
+      log(
+        `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
+      );
+    return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.uninstall();
     await session?.close();
     await launched?.stop();
   }
-}
-
-/**
- * The signed result goes into the local database (the same ingest() as the service, so a result
- * the service would refuse is refused here too) and, with --submit, to the service; when the
- * service cannot take it now, into the spool for `submit --pending`.
- */
-export async function keepAndSubmit(
-  signed: string,
-  opts: { store: boolean; db: string | undefined; submitTo: string | null },
-): Promise<{ ok: boolean; lines: string[] }> {
-  const lines: string[] = [];
-  let ok = true;
-  let id: string | null = null;
-  if (opts.store) {
-    const dbPath = opts.db ?? defaultDatabasePath();
-    const db = openDatabase(dbPath);
-    try {
-      id = ingest(db, signed).id;
-      lines.push(`stored in ${dbPath} as ${id}`);
-      // The site builds from the same database: say how to see the result there.
-      const env = opts.db ? `REDIS_BENCHDB_DB=${dbPath} ` : '';
-      lines.push(
-        `see it on the local site: ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(id)}`,
-      );
-    } catch (err) {
-      ok = false;
-      lines.push(`error: the local database refused the result: ${(err as Error).message}`);
-    } finally {
-      db.close();
-    }
-  }
-  if (opts.submitTo) {
-    const out = await postEnvelope(opts.submitTo, signed);
-    if (out.kind === 'stored')
-      lines.push(
-        `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
-      );
-    else if (out.kind === 'unavailable') {
-      const path = await spool(signed, id ?? `result-${Date.now()}`);
-      lines.push(
-        `not submitted: ${out.reason}. Kept in ${path}: send it later with redis-benchdb submit --pending`,
-      );
-    } else {
-      ok = false;
-      const path = await setAside(
-        await spool(signed, id ?? `result-${Date.now()}`),
-        `${out.status} ${out.code}: ${out.message}`,
-      );
-      lines.push(
-        `error: the service refused the result (${out.status} ${out.code}: ${out.message}); kept in ${path}`,
-      );
-    }
-  }
-  return { ok, lines };
 }
 
 export function describeTarget(t: {
@@ -248,10 +202,4 @@ export function describeTarget(t: {
 }): string {
   const where = t.socket ? `unix:${t.socket}` : `${t.host}:${t.port}`;
   return `${where}${t.tls ? ' (TLS)' : ''}${t.db ? ` db ${t.db}` : ''}`;
-}
-
-export async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

@@ -1,59 +1,64 @@
-import { readFile, rm } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { configDir } from '../signing-key.js';
-import { pendingFiles, postEnvelope, serverUrl, setAside, spool, spoolDir } from '../submit.js';
+import {
+  pendingEntries,
+  pendingHint,
+  postEnvelope,
+  type SpoolEntry,
+  serverUrl,
+  setAside,
+  spool,
+  spoolDir,
+  unspool,
+} from '../submit.js';
 
 export interface SubmitFlags {
   server?: string;
   pending?: boolean;
   json?: boolean;
+  /** The local database whose spool (a folder beside it) holds what waits. */
+  db?: string;
+}
+
+interface Outcome {
+  file: string;
+  server: string | null;
+  outcome: string;
+  id?: string;
+  url?: string;
+  detail?: string;
 }
 
 /**
  * `redis-benchdb submit FILE...` posts signed results (`run --out` files) to the ingest service;
- * `submit --pending` sends what an earlier run or submit could not deliver. A file the service could
- * not take is spooled; a spooled file leaves the spool only once the service has stored it.
+ * `submit --pending` sends what an earlier run or submit could not deliver, each entry to the
+ * service it was meant for (--server sends them all there instead). A file the service could not
+ * take is spooled; a spooled file leaves the spool only once the service has stored it.
  */
 export async function submitCommand(files: string[], flags: SubmitFlags): Promise<number> {
   const url = await serverUrl(flags.server);
-  if (!url) {
-    throw new CliError(
+  const noServer = () =>
+    new CliError(
       `no server to submit to: pass --server URL, set REDIS_BENCHDB_SERVER, or put {"server": "URL"} in ${configDir()}/config.json`,
       'ERR_USAGE',
       EXIT_USAGE,
     );
-  }
   if (!flags.pending && files.length === 0)
     throw new CliError('name the files to submit, or use --pending', 'ERR_USAGE', EXIT_USAGE);
-  const list = flags.pending ? await pendingFiles() : files;
-  if (flags.pending && list.length === 0 && !flags.json)
-    process.stderr.write(`nothing pending in ${spoolDir()}\n`);
-  const report: { file: string; outcome: string; id?: string; url?: string; detail?: string }[] = [];
-  for (const file of list) {
-    const body = await readFile(file, 'utf8');
-    const out = await postEnvelope(url, body);
-    if (out.kind === 'stored') {
-      if (flags.pending) await rm(file);
-      report.push({
-        file,
-        outcome: out.duplicate ? 'already stored' : 'stored',
-        id: out.id,
-        url: `${url}${out.pagePath}`,
-      });
-    } else if (out.kind === 'refused') {
-      const detail = `${out.status} ${out.code}: ${out.message}`;
-      report.push({
-        file,
-        outcome: 'refused',
-        detail: flags.pending ? `${detail} (moved to ${await setAside(file, detail)})` : detail,
-      });
-    } else {
-      const detail = flags.pending
-        ? `${out.reason}; still pending`
-        : `${out.reason}; kept in ${await spool(body, basename(file))}: send it later with redis-benchdb submit --pending`;
-      report.push({ file, outcome: 'unavailable', detail });
-    }
+  const report: Outcome[] = [];
+  if (flags.pending) {
+    const entries = await pendingEntries(flags.db);
+    if (entries.length === 0 && !flags.json)
+      process.stderr.write(`nothing pending in ${spoolDir(flags.db)}\n`);
+    // --server overrides where each entry was meant to go; an entry that says nothing goes to the default.
+    const targets = (e: SpoolEntry) => (flags.server || e.servers.length === 0 ? [url] : e.servers);
+    if (entries.some((e) => targets(e).includes(null))) throw noServer();
+    for (const entry of entries)
+      for (const server of targets(entry)) report.push(await sendPending(entry, server!, flags));
+  } else {
+    if (!url) throw noServer();
+    for (const file of files) report.push(await sendFile(file, url, flags));
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
@@ -64,4 +69,53 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
     }
   }
   return report.every((r) => r.outcome === 'stored' || r.outcome === 'already stored') ? 0 : 1;
+}
+
+async function sendFile(file: string, server: string, flags: SubmitFlags): Promise<Outcome> {
+  const body = await readFile(file, 'utf8');
+  const out = await postEnvelope(server, body);
+  if (out.kind === 'stored') return stored(file, server, out);
+  if (out.kind === 'refused')
+    return { file, server, outcome: 'refused', detail: `${out.status} ${out.code}: ${out.message}` };
+  const kept = await spool(body, server, flags.db);
+  return {
+    file,
+    server,
+    outcome: 'unavailable',
+    detail: `${out.reason}; kept in ${kept}: send it later with ${pendingHint(flags.db)}`,
+  };
+}
+
+async function sendPending(entry: SpoolEntry, server: string, flags: SubmitFlags): Promise<Outcome> {
+  const file = entry.file;
+  const out = await postEnvelope(server, await readFile(file, 'utf8'));
+  if (out.kind === 'stored') {
+    // Sent elsewhere with --server: the entry is done with.
+    await unspool(entry, flags.server ? null : server);
+    return stored(file, server, out);
+  }
+  if (out.kind === 'refused') {
+    const detail = `${out.status} ${out.code}: ${out.message}`;
+    return {
+      file,
+      server,
+      outcome: 'refused',
+      detail: `${detail} (moved to ${await setAside(file, detail)})`,
+    };
+  }
+  return { file, server, outcome: 'unavailable', detail: `${out.reason}; still pending` };
+}
+
+function stored(
+  file: string,
+  server: string,
+  out: { id: string; pagePath: string; duplicate: boolean },
+): Outcome {
+  return {
+    file,
+    server,
+    outcome: out.duplicate ? 'already stored' : 'stored',
+    id: out.id,
+    url: `${server}${out.pagePath}`,
+  };
 }

@@ -6,7 +6,7 @@ import {
   probeMachine,
   sameHost,
 } from '@redis-benchdb/probe';
-import { environmentFingerprint } from '@redis-benchdb/result';
+import { ENV_FINGERPRINT_VERSION, environmentFingerprintV2 } from '@redis-benchdb/result';
 
 /** How long the intrinsic-latency loop runs: long enough to see a scheduler hiccup, short enough not to matter. */
 const INTRINSIC_LATENCY_MS = 1000;
@@ -56,5 +56,12 @@ export async function collectEnvironment(
     intrinsicLatencyUs: measureIntrinsicLatency(INTRINSIC_LATENCY_MS),
   });
   if (rttFailure) unknown['link.rttUs'] = rttFailure;
-  return { fingerprint: environmentFingerprint({ client, server, link }), client, server, link, unknown };
+  return {
+    fingerprint: environmentFingerprintV2({ client, server, link }),
+    fingerprintVersion: ENV_FINGERPRINT_VERSION,
+    client,
+    server,
+    link,
+    unknown,
+  };
 }

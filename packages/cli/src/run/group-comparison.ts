@@ -1,13 +1,13 @@
-import { type PairedRatio, pairedRatio, type ResultV1 } from '@redis-benchdb/result';
+import { type ConfidenceLevel, type PairedRatio, pairedRatio, type ResultV1 } from '@redis-benchdb/result';
 
 type Cell = ResultV1['cells'][number];
 
 /**
  * Member over baseline for one cell of an interleaved group: trial i of each ran in round i + 1,
  * so they pair up; rounds where either got no throughput (a trial cut short at once) are left out.
- * null when no round pairs.
+ * null when no round pairs. The interval is at `level` (95% unless asked).
  */
-export function pairedCellRatio(base: Cell, other: Cell): PairedRatio | null {
+export function pairedCellRatio(base: Cell, other: Cell, level: ConfidenceLevel = 0.95): PairedRatio | null {
   const n = Math.min(base.trials.length, other.trials.length);
   const a: number[] = [];
   const b: number[] = [];
@@ -19,7 +19,7 @@ export function pairedCellRatio(base: Cell, other: Cell): PairedRatio | null {
       b.push(y);
     }
   }
-  return a.length > 0 ? pairedRatio(a, b) : null;
+  return a.length > 0 ? pairedRatio(a, b, level) : null;
 }
 
 /** "1.03x, 0.97-1.09" and, when the interval excludes 1, "faster" or "slower". */
@@ -40,7 +40,8 @@ function pairedText(p: PairedRatio, rounds: number): string {
  * row. An interleaved group (runGroup.schedule) compares round by round: the geometric mean of the
  * per-round ratios with its 95% interval, "faster" or "slower" only when the interval excludes 1.
  * An older, sequential group can only compare medians. A `*` marks a client-bound cell, whose
- * figure is a floor for the server rather than its capacity.
+ * figure is a floor for the server rather than its capacity. A cell whose replies were mostly
+ * errors (warning ERRORS) shows `errors` and takes no part in a ratio.
  */
 export function comparisonTable(groupId: string, docs: readonly { label: string; doc: ResultV1 }[]): string {
   if (docs.length === 0) return '';
@@ -48,18 +49,23 @@ export function comparisonTable(groupId: string, docs: readonly { label: string;
   for (const { doc } of docs) for (const c of doc.cells) if (!cells.includes(c.label)) cells.push(c.label);
   const first = docs[0]!.doc;
   const paired = docs.every(({ doc }) => doc.runGroup?.schedule !== undefined);
-  const rounds = Math.max(0, ...docs.flatMap(({ doc }) => doc.cells.map((c) => c.trials.length)));
+  const rounds = paired
+    ? Math.max(0, ...docs.flatMap(({ doc }) => doc.cells.map((c) => c.trials.length)))
+    : 0;
+  const erroring = (doc: ResultV1, label: string) =>
+    doc.warnings.some((w) => w.code === 'ERRORS' && w.cell === label);
   const rows = docs.map(({ label, doc }, i) => [
     label,
     ...cells.map((name) => {
       const cell = doc.cells.find((c) => c.label === name);
       if (!cell) return '-';
-      const base = first.cells.find((c) => c.label === name);
+      if (erroring(doc, name)) return 'errors';
+      const base = i > 0 && !erroring(first, name) ? first.cells.find((c) => c.label === name) : undefined;
       let versus = '';
-      if (i > 0 && base && paired) {
+      if (base && paired) {
         const p = pairedCellRatio(base, cell);
         if (p) versus = ` (${pairedText(p, rounds)})`;
-      } else if (i > 0 && base?.opsPerSec.median) {
+      } else if (base?.opsPerSec.median) {
         versus = ` (${(cell.opsPerSec.median / base.opsPerSec.median).toFixed(2)}x)`;
       }
       return `${Math.round(cell.opsPerSec.median).toLocaleString('en-US')}${versus}${cell.saturation.clientBound ? '*' : ''}`;

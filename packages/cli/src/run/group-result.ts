@@ -1,18 +1,21 @@
 import path from 'node:path';
 import { type ResultV1, signResult, validateResult } from '@redis-benchdb/result';
-import { keepAndSubmit, writeAtomically } from '../commands/run.js';
 import type { SigningKey } from '../signing-key.js';
 import type { PlannedCells } from './cells.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import type { GroupMember } from './group-cells.js';
+import { keepAndSubmit, writeAtomically } from './keep.js';
+import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { RunFlags } from './parse-options.js';
-import { buildResultDocument } from './result-document.js';
+import { buildResultDocument, isErrorDominated } from './result-document.js';
+import type { RunStop } from './stop.js';
 
 export interface FinishContext {
   flags: RunFlags;
   planned: PlannedCells;
   signing: { key: SigningKey; submitTo: string | null };
-  interrupted: boolean;
+  /** The group's signals: whether it was interrupted, and the signal that stops a cleanup. */
+  stop: RunStop;
   runGroup: NonNullable<ResultV1['runGroup']>;
   /** The first member to finish prints the CSV header. */
   first: boolean;
@@ -30,12 +33,8 @@ export async function finishMember(
   const log = (s: string) => process.stderr.write(`${m.tag} ${s}\n`);
   const { flags, signing } = ctx;
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
-  const cleanup: { removedKeys: number | null; error: string | null } = { removedKeys: null, error: null };
-  try {
-    cleanup.removedKeys = await m.session.cleanup();
-  } catch (err) {
-    cleanup.error = `could not remove the run's keys (${(err as Error).message}); remove them with: redis-cli --scan --pattern '${m.session.prefix}*' | xargs redis-cli unlink`;
-  }
+  const interrupted = ctx.stop.interrupted;
+  const cleanup = await removeRunKeys(m.session, ctx.stop.cleanup, launchedHint);
   const doc = buildResultDocument({
     suite: ctx.planned.suite,
     target: m.target,
@@ -44,12 +43,13 @@ export async function finishMember(
     cells: m.summaries,
     startedAt: m.startedAt,
     finishedAt: new Date(),
-    interrupted: ctx.interrupted,
+    interrupted,
     plannedCells: ctx.planned.cells.length,
     error: m.failure,
     cleanup,
     runGroup: ctx.runGroup,
     extraWarnings: m.warnings,
+    driftCheck: m.drift,
     cluster: null,
   });
   const valid = validateResult(doc);
@@ -88,9 +88,15 @@ export async function finishMember(
     return { doc, code: 1 };
   }
   const failed = doc.cells.find((c) => c.incomplete && c.error);
-  if (failed && !ctx.interrupted)
+  if (failed && !interrupted)
     log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-  return { doc, code: doc.incomplete || !kept.ok ? 1 : 0 };
+  // As a single run: a cell whose replies were mostly errors fails the run unless --allow-errors.
+  const erroring = flags.allowErrors ? [] : m.summaries.filter(isErrorDominated);
+  if (erroring.length > 0)
+    log(
+      `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
+    );
+  return { doc, code: doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0 };
 }
 
 /** `r.json` → `r.2.json`: each member of a group writes its own signed file. */

@@ -12,15 +12,16 @@ import {
   type Target,
 } from '@redis-benchdb/engine';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
-import { EXIT_INTERRUPTED } from '../errors.js';
+import { VERSION } from '../version.js';
 import { planCells } from './cells.js';
 import { collectEnvironment } from './environment.js';
-import { type GroupMember, runGroupCells } from './group-cells.js';
+import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';
 import { type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
 import { parseRunFlags, type RunFlags } from './parse-options.js';
 import { prepareSigning } from './signing.js';
+import { RunStop } from './stop.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -42,42 +43,35 @@ export async function runLaunchedGroup(flags: RunFlags, command: string[]): Prom
     `run group ${plan.groupId}: ${size} launch${size > 1 ? 'es' : ''}${plan.varies.length ? ` (varies: ${plan.varies.join(', ')})` : ''}, all running at once; each cell's trials are interleaved round by round`,
   );
 
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
-    interrupted = true;
-    log(
-      "\ninterrupted: stopping the load, removing each run's keys and stopping every server (Ctrl-C again to quit at once)",
-    );
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const stop = new RunStop(log);
+  stop.install();
   const servers: LaunchedServer[] = [];
   const members: GroupMember[] = [];
   const docs: { label: string; doc: ResultV1 }[] = [];
   let exitCode = 0;
   try {
     for (const m of plan.members) {
-      if (controller.signal.aborted) break;
+      if (stop.load.aborted) break;
       const started = await startMember(m, plan, clientWarnings, flags.cloudMetadata === true);
       if (started.server) servers.push(started.server);
       if (started.member) members.push(started.member);
       else exitCode = 1;
     }
     // A fresh seed per group: the orders are drawn at random, and recorded in runGroup.schedule.
-    const schedule = await runGroupCells(members, planned, {
-      signal: controller.signal,
+    const cellOptions = {
+      signal: stop.load,
       quiet: flags.quiet === true,
       text: !flags.json && !flags.csv,
       shuffler: new RoundShuffler(randomBytes(4).readUInt32LE(0)),
-    });
+    };
+    const schedule = await runGroupCells(members, planned, cellOptions);
+    await measureGroupDrift(members, planned, cellOptions);
     for (const [i, member] of members.entries()) {
       const finished = await finishMember(member, {
         flags,
         planned,
         signing,
-        interrupted,
+        stop,
         runGroup: {
           id: plan.groupId,
           index: member.plan.index,
@@ -92,16 +86,16 @@ export async function runLaunchedGroup(flags: RunFlags, command: string[]): Prom
       exitCode = Math.max(exitCode, finished.code);
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.uninstall();
     await Promise.allSettled(members.map((m) => m.session.close()));
     await stopServers(servers);
   }
   printComparison(plan.groupId, docs, flags.json || flags.csv ? process.stderr : process.stdout);
-  if (interrupted)
+  if (stop.interrupted)
     log(
       `interrupted: ${docs.length} of ${size} results kept, marked interrupted; every launched server is stopped`,
     );
-  return interrupted ? EXIT_INTERRUPTED : exitCode;
+  return stop.interrupted ? stop.exitCode : exitCode;
 }
 
 /**
@@ -148,6 +142,14 @@ async function startMember(
       `${tag} ${m.label}: started ${path.basename(server.bin)} ${server.version} (pid ${server.pid}) on ${where}${pinned}; keys under ${session.prefix}*`,
     );
     try {
+      // As a single run does: should this process be killed, `cleanup` finds the run's keys by it.
+      await session
+        .markStart(`redis-benchdb ${VERSION}`)
+        .catch((err: Error) =>
+          log(
+            `warning: ${tag} could not mark ${session.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+          ),
+        );
       const environment = await collectEnvironment(session, target, { cloudMetadata });
       return {
         server,
@@ -159,7 +161,9 @@ async function startMember(
           environment,
           warnings,
           startedAt,
+          serverPid: server.pid,
           summaries: [],
+          drift: null,
           failure: null,
           stopped: false,
         },

@@ -38,6 +38,9 @@ export interface RunFlags {
   resp3?: boolean;
   duration?: string;
   warmup?: string;
+  /** Seconds without a reply, with requests outstanding, before a cell ends as incomplete. */
+  timeout?: string;
+  allowErrors?: boolean;
   pipelineMode?: string;
   keyPattern?: string;
   zipfExponent?: string;
@@ -167,6 +170,8 @@ export function parseTarget(f: RunFlags): Target {
 
 export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
   const target = parseTarget(f);
+  const timeout = num('reply timeout (--timeout)', f.timeout);
+  if (timeout !== undefined) target.replyTimeoutSec = timeout;
   // A throwaway server is standalone: with --cluster, 127.0.0.1:6379 is the node to ask, or an error.
   const targetIsDefault =
     f.host === undefined &&

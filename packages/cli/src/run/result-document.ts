@@ -1,15 +1,34 @@
-import { type CellOptions, type CellSummary, SUITES, type Target } from '@redis-benchdb/engine';
-import { cellWarning, environmentWarnings } from '@redis-benchdb/probe';
-import type { Cell, Cluster, ResultV1, Warning, Workload } from '@redis-benchdb/result';
+import { type CellOptions, type CellSummary, ERRORS_RATIO, SUITES, type Target } from '@redis-benchdb/engine';
+import {
+  cellWarning,
+  type DriftFigures,
+  driftWarning,
+  environmentWarnings,
+  type InterferenceFigures,
+  interferenceWarnings,
+} from '@redis-benchdb/probe';
+import {
+  type Cell,
+  type Cluster,
+  cleanNullableText,
+  cleanText,
+  type ResultV1,
+  TEXT_MAX,
+  type Warning,
+  type Workload,
+} from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import type { collectEnvironment } from './environment.js';
+
+/** A cell as measured: its trials summarised, and what else ran on the host meanwhile. */
+export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };
 
 export interface RunRecord {
   suite: { id: string; profile: 'quick' | 'full' } | null;
   target: Target;
   keyPrefix: string;
   environment: Awaited<ReturnType<typeof collectEnvironment>>;
-  cells: CellSummary[];
+  cells: MeasuredCell[];
   startedAt: Date;
   finishedAt: Date;
   interrupted: boolean;
@@ -20,8 +39,15 @@ export interface RunRecord {
   runGroup?: NonNullable<ResultV1['runGroup']>;
   /** Warnings the caller knows of, e.g. NOT_PINNED. */
   extraWarnings?: Warning[];
+  /** The first cell measured again at the end (null when skipped or cut short). */
+  driftCheck?: DriftFigures | null;
   /** Cluster mode: the topology the session discovered (BenchSession.cluster.topology). */
   cluster?: Cluster | null;
+}
+
+/** More than ERRORS_RATIO of the cell's replies were errors: its ops/s are not the command's. */
+export function isErrorDominated(c: CellSummary): boolean {
+  return c.errorReplies !== null && c.errorReplies.ratio > ERRORS_RATIO;
 }
 
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
@@ -49,7 +75,29 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
           `coefficient of variation ${c.opsPerSec.cv} over ${c.trialCount} trials`,
         ) as Warning,
       );
+    if (isErrorDominated(c)) {
+      const e = c.errorReplies!;
+      warnings.push(
+        cellWarning(
+          'ERRORS',
+          c.label,
+          `${e.count} of ${c.completed} replies (${(e.ratio * 100).toFixed(2)}%) were errors, e.g. "${e.example}"; ${e.successOpsPerSec} successful ops/s`,
+        ) as Warning,
+      );
+    }
+    // A wait that hit the deadline is the cell's error already; STALL is for the ones it survived.
+    if (c.stall && c.incompleteReason !== 'reply-timeout')
+      warnings.push(
+        cellWarning(
+          'STALL',
+          c.label,
+          `longest wait ${(c.stall.maxGapMs / 1000).toFixed(2)} s, beginning ${c.stall.atSec.toFixed(1)} s into the measured phase`,
+        ) as Warning,
+      );
+    if (c.interference) warnings.push(...interferenceWarnings(c.label, c.interference));
   }
+  const drift = r.driftCheck ? driftWarning(r.driftCheck) : null;
+  if (drift) warnings.push(drift);
   const t = r.target;
   return {
     schema: 'redis-benchdb/result.v1',
@@ -76,7 +124,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     },
     keyPrefix: r.keyPrefix,
     environment: r.environment as ResultV1['environment'],
-    warnings,
+    // Messages and errors quote what a server or the user sent: cleaned to what the format accepts.
+    warnings: warnings.map((w) => ({ ...w, message: cleanText(w.message, TEXT_MAX.warningMessage) })),
     cells,
     interrupted: r.interrupted,
     incomplete:
@@ -84,13 +133,14 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
       r.error !== null ||
       r.cells.length < r.plannedCells ||
       r.cells.some((c) => c.incomplete),
-    error: r.error,
-    cleanup: r.cleanup,
+    error: errorText(r.error),
+    cleanup: { ...r.cleanup, error: errorText(r.cleanup.error) },
     ...(r.runGroup ? { runGroup: r.runGroup } : {}),
+    ...(r.driftCheck ? { driftCheck: r.driftCheck } : {}),
   };
 }
 
-function toCell(c: CellSummary): Cell {
+function toCell(c: MeasuredCell): Cell {
   return {
     label: c.label,
     test: c.test,
@@ -99,7 +149,7 @@ function toCell(c: CellSummary): Cell {
     trialCount: c.trialCount,
     opsPerSec: c.opsPerSec,
     unstable: c.unstable,
-    trials: c.trials as Cell['trials'],
+    trials: (c.trials as Cell['trials']).map((t) => ({ ...t, error: errorText(t.error) })),
     latencyUs: c.latencyUs,
     histogram: c.histogram,
     responseTimeUs: c.responseTimeUs,
@@ -113,10 +163,16 @@ function toCell(c: CellSummary): Cell {
     saturation: c.saturation,
     crossCheck: c.crossCheck,
     ...(c.redirects ? { redirects: c.redirects } : {}),
+    ...(c.errorReplies ? { errorReplies: c.errorReplies } : {}),
+    ...(c.stall ? { stall: c.stall } : {}),
+    ...(c.interference ? { interference: c.interference } : {}),
     incomplete: c.incomplete,
-    error: c.error,
+    ...(c.incompleteReason ? { incompleteReason: c.incompleteReason } : {}),
+    error: errorText(c.error),
   };
 }
+
+const errorText = (s: string | null) => cleanNullableText(s, TEXT_MAX.error);
 
 export function toWorkload(o: CellOptions): Workload {
   const [min, max] =

@@ -2,6 +2,7 @@ import type {
   ConnectionCounters,
   ConnectionHost,
   MeasuredConnection,
+  ReplyWait,
   SocketOptions,
 } from '../load/connection.js';
 import type { Workload } from '../load/workload.js';
@@ -240,13 +241,36 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
     let nils = 0;
     let bytesIn = 0;
     let bytesOut = 0;
+    let errorExample = '';
     for (const n of this.nodes) {
       for (const [k, v] of n.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
+      if (errorExample === '') errorExample = n.reader.firstError;
       completed += n.reader.replies - n.nonRequestReplies;
       nils += n.reader.nils;
       bytesIn += n.bytesIn;
       bytesOut += n.bytesOut;
     }
-    return { completed, nils, errors, bytesIn, bytesOut, moved: this.moved, ask: this.ask };
+    return { completed, nils, errors, bytesIn, bytesOut, moved: this.moved, ask: this.ask, errorExample };
+  }
+
+  /** Each primary has its own socket: one that stopped answering is found even while the others flow. */
+  longestWait(): ReplyWait | null {
+    let oldest: NodeSocket | null = null;
+    for (const n of this.nodes)
+      if (n.outstanding() > 0 && (oldest === null || n.progressMs < oldest.progressMs)) oldest = n;
+    return oldest === null
+      ? null
+      : {
+          sinceMs: oldest.progressMs,
+          outstanding: oldest.outstanding(),
+          server: `cluster node ${oldest.describe()}`,
+        };
+  }
+
+  longestGap(): { gapMs: number; endMs: number } {
+    let best = { gapMs: 0, endMs: 0 };
+    for (const n of this.nodes)
+      if (n.maxGapMs > best.gapMs) best = { gapMs: n.maxGapMs, endMs: n.maxGapEndMs };
+    return best;
   }
 }

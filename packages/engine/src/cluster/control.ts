@@ -1,5 +1,11 @@
-import type { Cluster, ClusterNode } from '@redis-benchdb/result';
-import { ControlPlane, escapeGlob } from '../control.js';
+import {
+  type Cluster,
+  type ClusterNode,
+  cleanNullableText,
+  cleanText,
+  TEXT_MAX,
+} from '@redis-benchdb/result';
+import { ControlPlane } from '../control.js';
 import type { Target } from '../options.js';
 import { keySlot, SLOT_COUNT } from './slots.js';
 import {
@@ -120,35 +126,10 @@ export class ClusterControl {
     return { total: nodes.reduce((a, n) => a + n.total, 0), mainThread: main, nodes };
   }
 
-  /**
-   * Remove the run's keys from every primary. UNLINK of several keys must stay within one slot
-   * (else CROSSSLOT), so each SCAN batch is unlinked slot by slot, pipelined.
-   */
-  async removeKeys(prefix: string): Promise<number> {
-    let removed = 0;
-    for (const { control } of this.primaries) {
-      const redis = control.redis;
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 5000);
-        cursor = next;
-        if (keys.length === 0) continue;
-        const bySlot = new Map<number, string[]>();
-        for (const k of keys) {
-          const s = keySlot(k);
-          const group = bySlot.get(s);
-          if (group) group.push(k);
-          else bySlot.set(s, [k]);
-        }
-        const pipeline = redis.pipeline();
-        for (const group of bySlot.values()) pipeline.unlink(...group);
-        for (const [err, n] of (await pipeline.exec()) ?? []) {
-          if (err) throw err;
-          removed += Number(n);
-        }
-      } while (cursor !== '0');
-    }
-    return removed;
+  /** As a KeyStore (prefix-keys.ts): a run's keys are on every primary; cleanup scans each. */
+  readonly clustered = true;
+  nodes(): ControlPlane[] {
+    return this.primaries.map((p) => p.control);
   }
 
   async close(): Promise<void> {
@@ -181,13 +162,17 @@ async function describe(
     nodes.push({
       id: n.id,
       role: n.role,
-      host: n.host,
+      // What the nodes announce is recorded as free text: cleaned like the probes' (see probe/clean.ts).
+      host: cleanText(n.host, TEXT_MAX.host),
       port: n.port,
       primaryId: n.primaryId,
       slotRanges: n.slotRanges.length,
       slots: n.slotRanges.reduce((a, [s, e]) => a + e - s + 1, 0),
-      version: await nodeVersion(connected.get(address(n)), target, n),
-      health: n.health,
+      version: cleanNullableText(
+        await nodeVersion(connected.get(address(n)), target, n),
+        TEXT_MAX.clusterNodeVersion,
+      ),
+      health: cleanNullableText(n.health, TEXT_MAX.clusterNodeHealth),
     });
   }
   return { discoveredBy: found.discoveredBy, slotsCovered: covered.size, nodes };

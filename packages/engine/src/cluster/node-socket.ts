@@ -42,6 +42,11 @@ export class NodeSocket {
   nonRequestReplies = 0;
   /** Requests first sent here and not finally answered (here or, redirected, elsewhere). */
   inFlight = 0;
+  /** When this socket last made progress: its last reply, or the send that ended an idle spell. */
+  progressMs = 0;
+  /** The longest wait for a reply that ended in the measured phase, and when it ended. */
+  maxGapMs = 0;
+  maxGapEndMs = 0;
 
   readonly sendTimes: Float64Array;
   readonly intendedTimes: Float64Array | null;
@@ -133,6 +138,11 @@ export class NodeSocket {
     return `${this.address.host}:${this.address.port}`;
   }
 
+  /** Ring entries awaiting a reply here: requests, redirected ones sent here, ASKINGs. */
+  outstanding(): number {
+    return (this.tail - this.head) & this.mask;
+  }
+
   handshake(commands: Buffer[]): Promise<void> {
     if (commands.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -181,6 +191,7 @@ export class NodeSocket {
     } else out = this.scratch.subarray(0, this.batchPos);
     const times = this.sendTimes;
     let tail = this.tail;
+    if (tail === this.head) this.progressMs = now;
     for (let i = 0; i < n; i++) {
       times[tail] = now;
       tail = (tail + 1) & this.mask;
@@ -206,6 +217,7 @@ export class NodeSocket {
     }
     pos = w.templates[template]!.encode(buf, pos, keys, w.values);
     const redirects = from.redirectsOf[entry]!;
+    if (this.tail === this.head) this.progressMs = performance.now();
     this.push(
       template,
       from.keyOf[entry]!,
@@ -269,6 +281,13 @@ export class NodeSocket {
     const intended = this.intendedTimes;
     const mask = this.mask;
     const measureStart = w.measureStartMs;
+    // A reply ends a wait that began at the last progress: the longest is kept (STALL).
+    const gap = now - this.progressMs;
+    if (gap > this.maxGapMs && now >= measureStart) {
+      this.maxGapMs = gap;
+      this.maxGapEndMs = now;
+    }
+    this.progressMs = now;
     const redirects = this.pendingRedirects;
     let r = 0;
     let ordinal = this.reader.replies - k;

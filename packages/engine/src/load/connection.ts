@@ -9,7 +9,7 @@ export interface ConnectionHost {
   onReplies(conn: MeasuredConnection, count: number, now: number): void;
   onConnectionLost(conn: MeasuredConnection, err: Error): void;
   /** Stop the cell with this reason (the result is marked incomplete). */
-  abort(reason: string): void;
+  abort(reason: string, kind?: IncompleteReason): void;
 }
 
 /**
@@ -36,6 +36,20 @@ export interface MeasuredConnection {
   discardPending(): number;
   close(): void;
   counters(): ConnectionCounters;
+  /** The socket waiting longest for a reply, or null when none has a request outstanding. */
+  longestWait(): ReplyWait | null;
+  /** The longest wait for a reply that ended in the measured phase. */
+  longestGap(): { gapMs: number; endMs: number };
+}
+
+/** Why a cell ended before its end; the result schema's `incompleteReason`. */
+export type IncompleteReason = 'reply-timeout' | 'connection-lost' | 'interrupted' | 'failed';
+
+/** A socket with requests outstanding: since when it has had no reply (ms, performance.now()). */
+export interface ReplyWait {
+  sinceMs: number;
+  outstanding: number;
+  server: string;
 }
 
 export interface ConnectionCounters {
@@ -48,6 +62,8 @@ export interface ConnectionCounters {
   /** Cluster mode: MOVED and ASK replies followed. */
   moved: number;
   ask: number;
+  /** The first error reply's message, or '' if none came. */
+  errorExample: string;
 }
 
 export interface SocketOptions {
@@ -71,6 +87,14 @@ export class LoadConnection implements MeasuredConnection {
   handshakeReplies = 0;
   /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
   nextIntendedMs = Number.POSITIVE_INFINITY;
+  /**
+   * When this socket last made progress: its last reply, or the send that ended an idle spell.
+   * A watchdog in the driver compares it with the clock: no timer per request.
+   */
+  progressMs = 0;
+  private maxGapMs = 0;
+  private maxGapEndMs = 0;
+  private server = '';
 
   private readonly sendTimes: Float64Array;
   private readonly intendedTimes: Float64Array | null;
@@ -108,6 +132,7 @@ export class LoadConnection implements MeasuredConnection {
   }
 
   connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
+    this.server = opts.socket ? `unix socket ${opts.socket}` : `${opts.host}:${opts.port}`;
     return new Promise((resolve, reject) => {
       // Returning false would pause the socket; the reader never needs to.
       const onRead = (nread: number, buf: Buffer) => {
@@ -185,6 +210,7 @@ export class LoadConnection implements MeasuredConnection {
       tail = (tail + 1) & mask;
     }
     this.tail = tail;
+    if (this.inFlight === 0) this.progressMs = now;
     this.inFlight += n;
     this.bytesOut += out.length;
     this.socket!.write(out);
@@ -246,7 +272,18 @@ export class LoadConnection implements MeasuredConnection {
       bytesOut: this.bytesOut,
       moved: 0,
       ask: 0,
+      errorExample: r.firstError,
     };
+  }
+
+  longestWait(): ReplyWait | null {
+    return this.inFlight > 0
+      ? { sinceMs: this.progressMs, outstanding: this.inFlight, server: this.server }
+      : null;
+  }
+
+  longestGap(): { gapMs: number; endMs: number } {
+    return { gapMs: this.maxGapMs, endMs: this.maxGapEndMs };
   }
 
   private onRead(nread: number, buf: Buffer): void {
@@ -277,6 +314,13 @@ export class LoadConnection implements MeasuredConnection {
     const intended = this.intendedTimes;
     const mask = this.mask;
     const measureStart = w.measureStartMs;
+    // A reply ends a wait that began at the last progress: the longest is kept (STALL).
+    const gap = now - this.progressMs;
+    if (gap > this.maxGapMs && now >= measureStart) {
+      this.maxGapMs = gap;
+      this.maxGapEndMs = now;
+    }
+    this.progressMs = now;
     let head = this.head;
     let measured = 0;
     for (let j = 0; j < k; j++) {

@@ -6,9 +6,10 @@ import { ClusterRouting } from '../cluster/routing.js';
 import { compileTest } from '../commands.js';
 import { describeTarget, explainHandshakeError } from '../control.js';
 import { createKeyGenerator, Rng } from '../keys.js';
-import type { Target } from '../options.js';
+import { DEFAULT_REPLY_TIMEOUT_SEC, STALL_WARN_MS, type Target } from '../options.js';
 import {
   type ConnectionHost,
+  type IncompleteReason,
   LoadConnection,
   type MeasuredConnection,
   type SocketOptions,
@@ -39,6 +40,11 @@ export class Driver implements ConnectionHost {
   private outstanding = 0;
   private measuring = false;
   private error: string | null = null;
+  private errorKind: IncompleteReason | null = null;
+  /** The wait that hit the reply deadline, kept as the cell's longest gap. */
+  private timedOut: { gapMs: number; endMs: number } | null = null;
+  private readonly replyTimeoutMs: number;
+  private watchdog: NodeJS.Timeout | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopTimer: NodeJS.Timeout | null = null;
   private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
@@ -56,6 +62,7 @@ export class Driver implements ConnectionHost {
     this.depth = plan.pipelineDepth;
     this.openLoop = plan.rateOpsPerSec !== null;
     this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
+    this.replyTimeoutMs = (plan.target.replyTimeoutSec ?? DEFAULT_REPLY_TIMEOUT_SEC) * 1000;
     const rng = new Rng(plan.seed * 7919 + plan.workerIndex);
     const templates = plan.tests.map((t) => compileTest(t, plan.prefix, plan.valueMax));
     const keys = createKeyGenerator({
@@ -136,6 +143,11 @@ export class Driver implements ConnectionHost {
 
   start(measure: boolean, durationMs: number | null = null): void {
     if (measure) this.beginMeasure(durationMs);
+    if (this.replyTimeoutMs > 0) {
+      // One timer per worker, a few times per deadline: the hot path only stores a timestamp.
+      const period = Math.min(1000, Math.max(20, this.replyTimeoutMs / 8));
+      this.watchdog = setInterval(this.checkReplies, period);
+    }
     if (this.openLoop) {
       const now = performance.now();
       // Spread the first sends over one interval so connections do not fire in lockstep.
@@ -197,11 +209,32 @@ export class Driver implements ConnectionHost {
   }
 
   /** Stop at once, without waiting for replies: the result is marked incomplete. */
-  abort(reason: string): void {
+  abort(reason: string, kind: IncompleteReason = 'failed'): void {
     if (this.phase === PHASE_DONE) return;
-    this.error ??= reason;
+    if (this.error === null) {
+      this.error = reason;
+      this.errorKind = kind;
+    }
     this.finish();
   }
+
+  /** The reply deadline: a socket with requests outstanding and no reply for that long ends the cell. */
+  private checkReplies = (): void => {
+    const now = performance.now();
+    for (const c of this.conns) {
+      const wait = c.longestWait();
+      if (wait === null || now - wait.sinceMs < this.replyTimeoutMs) continue;
+      const gapMs = now - wait.sinceMs;
+      // The worker's count: requests in flight on every connection, and (cluster) waiting in pools.
+      const n = Math.max(this.outstanding, wait.outstanding);
+      this.timedOut = { gapMs, endMs: now };
+      this.abort(
+        `the server at ${wait.server} stopped answering: no reply for ${(gapMs / 1000).toFixed(1)} s with ${n} request${n === 1 ? '' : 's'} outstanding; the deadline is ${this.replyTimeoutMs / 1000} s (--timeout). Check that the server is running and not paused (SIGSTOP, a debugger), blocked (a long KEYS, DEBUG SLEEP, a fork of a large dataset) or swapping, then run again; raise --timeout if such pauses are expected`,
+        'reply-timeout',
+      );
+      return;
+    }
+  };
 
   onReplies(conn: MeasuredConnection, count: number, now: number): void {
     this.outstanding -= count;
@@ -214,7 +247,10 @@ export class Driver implements ConnectionHost {
 
   onConnectionLost(_conn: MeasuredConnection, err: Error): void {
     const code = (err as NodeJS.ErrnoException).code;
-    this.abort(`lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`);
+    this.abort(
+      `lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`,
+      'connection-lost',
+    );
   }
 
   /** Closed loop: the connection sends what its pipelines have room for, taking on at most the measured budget. */
@@ -260,6 +296,7 @@ export class Driver implements ConnectionHost {
     this.phase = PHASE_DONE;
     if (this.timer) clearTimeout(this.timer);
     if (this.stopTimer) clearTimeout(this.stopTimer);
+    if (this.watchdog) clearInterval(this.watchdog);
     const w = this.workload;
     const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
     const {
@@ -271,6 +308,13 @@ export class Driver implements ConnectionHost {
       moved,
       ask,
     } = this.totals();
+    let errorExample = '';
+    let gap = this.timedOut ?? { gapMs: 0, endMs: 0 };
+    for (const c of this.conns) {
+      errorExample ||= c.counters().errorExample;
+      const g = c.longestGap();
+      if (g.gapMs > gap.gapMs) gap = g;
+    }
     for (const c of this.conns) c.close();
     const measuredErrors: Record<string, number> = {};
     for (const [k, v] of totalErrors) {
@@ -296,7 +340,13 @@ export class Driver implements ConnectionHost {
         : null,
       totalRedirects: moved + ask,
       eventLoopUtilization: elu,
+      errorExample,
+      stall:
+        this.measuring && (gap.gapMs >= STALL_WARN_MS || this.timedOut !== null)
+          ? { maxGapMs: gap.gapMs, atSec: Math.max(0, (gap.endMs - gap.gapMs - w.measureStartMs) / 1000) }
+          : null,
       incomplete: this.error !== null,
+      incompleteReason: this.errorKind,
       error: this.error,
     });
   }

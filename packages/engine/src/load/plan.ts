@@ -2,6 +2,7 @@ import type { ClusterPlan } from '../cluster/control.js';
 import type { TestDefinition } from '../commands.js';
 import type { KeyPattern } from '../keys.js';
 import type { PipelineMode, Target } from '../options.js';
+import type { IncompleteReason } from './connection.js';
 
 /** Everything a worker thread needs to drive its share of a cell. Plain data: it crosses threads. */
 export interface WorkerPlan {
@@ -52,8 +53,13 @@ export interface WorkerReport {
   totalRedirects: number;
   /** Event-loop utilisation of this worker over the measured phase, 0..1. */
   eventLoopUtilization: number;
-  /** Open loop: requests due but not yet sent when the cell ended. */
+  /** The first error reply's message ('' if none): an example of what the server refused. */
+  errorExample: string;
+  /** The longest wait for a reply in the measured phase, when it reached STALL_WARN_MS or the deadline. */
+  stall: { maxGapMs: number; atSec: number } | null;
+  /** The cell stopped before its end (reply deadline, lost connection, interrupt...). */
   incomplete: boolean;
+  incompleteReason: IncompleteReason | null;
   error: string | null;
 }
 

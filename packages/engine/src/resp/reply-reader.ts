@@ -22,6 +22,8 @@ export class ReplyReader {
   nils = 0;
   /** Message of the most recent top-level error, for handshake diagnostics. */
   lastError = '';
+  /** Message of the first top-level error: the example a result keeps of what the server refused. */
+  firstError = '';
   /**
    * Cluster mode: a top-level MOVED or ASK reply goes here instead of errorsByType, with the
    * reply's 0-based ordinal (the value of `replies` before it), so the request can be sent again.
@@ -178,6 +180,7 @@ export class ReplyReader {
   private countError(type: string, message: string): void {
     this.errorsByType.set(type, (this.errorsByType.get(type) ?? 0) + 1);
     this.lastError = message;
+    if (this.firstError === '') this.firstError = message;
   }
 }
 

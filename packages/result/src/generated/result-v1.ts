@@ -21,6 +21,13 @@ export type CpuList = string | null;
  * via the `definition` "Base64Histogram".
  */
 export type Base64Histogram = string;
+/**
+ * Why a cell stopped before its end: reply-timeout (no reply within the runner's --timeout), connection-lost, interrupted, failed.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "IncompleteReason".
+ */
+export type IncompleteReason = 'reply-timeout' | 'connection-lost' | 'interrupted' | 'failed';
 
 /**
  * What `redis-benchdb run --out` signs and the database stores. Units are in field names (Us = microseconds, Bytes, Sec, Mhz, KiB). A field that cannot be known is null and its dotted path is listed, with the reason, in the enclosing block's `unknown` map; it is never a guess. See docs/RESULT-FORMAT.md.
@@ -74,6 +81,10 @@ export interface ResultV1 {
   keyPrefix: string;
   environment: {
     fingerprint: Sha256;
+    /**
+     * Which subset the fingerprint hashes: env-v2 adds the server's hz and io-threads-do-reads and the CPU pinning of client and server. Absent means env-v1. Fingerprints of different versions never match.
+     */
+    fingerprintVersion?: 'env-v1' | 'env-v2';
     client: Machine;
     server: Server;
     link: Link;
@@ -96,6 +107,22 @@ export interface ResultV1 {
   cleanup: {
     removedKeys: number | null;
     error: string | null;
+  };
+  /**
+   * The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).
+   */
+  driftCheck?: {
+    /**
+     * The label of the cell measured again.
+     */
+    cell: string;
+    first: DriftSummary;
+    repeat: DriftSummary;
+    /**
+     * repeat median / first median.
+     */
+    ratio: number;
+    drifted: boolean;
   };
   /**
    * Present when one invocation produced several results to be compared side by side (redis-benchdb run --server-bin A --server-bin B, --transport tcp,unix, --persistence ...): every member carries the same id and size. Not part of any fingerprint: it groups runs, it does not change what they measured.
@@ -305,6 +332,10 @@ export interface Server {
   allocator: string | null;
   ioThreads: number | null;
   ioThreadsDoReads: boolean | null;
+  /**
+   * CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.
+   */
+  hz?: number | null;
   persistence: {
     /**
      * CONFIG GET save; an empty string means RDB snapshots are off.
@@ -378,7 +409,12 @@ export interface Warning {
     | 'UNSTABLE'
     | 'MONITOR_CLIENTS'
     | 'DEBUG_LOGLEVEL'
-    | 'NOT_PINNED';
+    | 'NOT_PINNED'
+    | 'ERRORS'
+    | 'STALL'
+    | 'BUSY_HOST'
+    | 'CPU_STEAL'
+    | 'DRIFT';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.
@@ -433,7 +469,11 @@ export interface Cell {
   saturation: Saturation;
   crossCheck: CrossCheck;
   redirects?: Redirects;
+  errorReplies?: ErrorReplies;
+  stall?: Stall;
+  interference?: Interference;
   incomplete: boolean;
+  incompleteReason?: IncompleteReason;
   error: string | null;
 }
 /**
@@ -512,7 +552,10 @@ export interface Trial {
   saturation: Saturation;
   crossCheck: CrossCheck;
   redirects?: Redirects;
+  errorReplies?: ErrorReplies;
+  stall?: Stall;
   incomplete: boolean;
+  incompleteReason?: IncompleteReason;
   error: string | null;
 }
 /**
@@ -593,6 +636,91 @@ export interface CrossCheck {
 export interface Redirects {
   moved: number;
   ask: number;
+}
+/**
+ * Present when error replies came in the measured phase. They are among `completed` and in `opsPerSec`, which count every reply; `successOpsPerSec` counts the others. A cell whose ratio is above 0.5 carries an ERRORS warning.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "ErrorReplies".
+ */
+export interface ErrorReplies {
+  count: number;
+  /**
+   * count / completed.
+   */
+  ratio: number;
+  /**
+   * Successful replies per second (the trials' median, for a cell).
+   */
+  successOpsPerSec: number;
+  /**
+   * The first error reply's text: printable ASCII, at most 200 characters.
+   */
+  example: string;
+}
+/**
+ * The longest wait for a reply with requests outstanding, present when it reached 1 s (a STALL warning) or the reply deadline. It is in the latency figures too.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Stall".
+ */
+export interface Stall {
+  maxGapMs: number;
+  /**
+   * When the wait began, in seconds from the start of the measured phase.
+   */
+  atSec: number;
+}
+/**
+ * What else ran on the client's host during the cell's measured intervals (not warm-up), from /proc; over several trials, the most disturbed trial's fractions and run queue, and the context switches summed. Null figures (and a note) off Linux.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "Interference".
+ */
+export interface Interference {
+  /**
+   * CPUs in /proc/stat.
+   */
+  cpuCount: number | null;
+  /**
+   * CPU steal (the hypervisor ran something else) as a fraction of all CPUs' time over the interval.
+   */
+  stealFraction: number | null;
+  /**
+   * CPU used by everything but the client process and the local server process, as a fraction of all CPUs' time (cores x interval).
+   */
+  otherCpuFraction: number | null;
+  /**
+   * Runnable tasks (procs_running, less the sampling thread), mean of the samples.
+   */
+  runQueueMean: number | null;
+  runQueueMax: number | null;
+  /**
+   * Summed over the client's threads.
+   */
+  clientInvoluntaryCtxSwitches: number | null;
+  /**
+   * Summed over the local server's threads; null when the server is not a local process.
+   */
+  serverInvoluntaryCtxSwitches: number | null;
+  /**
+   * Run-queue samples taken.
+   */
+  sampleCount: number;
+  /**
+   * What limits the figures (not Linux, remote server), or null.
+   */
+  note: string | null;
+}
+/**
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "DriftSummary".
+ */
+export interface DriftSummary {
+  median: number;
+  ci95Low: number;
+  ci95High: number;
+  trialCount: number;
 }
 
 /**

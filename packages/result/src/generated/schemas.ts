@@ -94,6 +94,8 @@ export const resultV1Schema = {
         host: {
           type: 'string',
           minLength: 1,
+          maxLength: 253,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         port: {
           type: 'integer',
@@ -104,6 +106,8 @@ export const resultV1Schema = {
           description: 'A unix socket path; overrides host and port.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 108,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         tls: {
           type: 'boolean',
@@ -132,8 +136,13 @@ export const resultV1Schema = {
       properties: {
         fingerprint: {
           description:
-            'sha256 of the canonical JSON of a stable subset of client, server and link (see environmentFingerprint).',
+            'sha256 of the canonical JSON of a stable subset of client, server and link (see environmentFingerprint); which subset is named by fingerprintVersion.',
           $ref: '#/$defs/Sha256',
+        },
+        fingerprintVersion: {
+          description:
+            "Which subset the fingerprint hashes: env-v2 adds the server's hz and io-threads-do-reads and the CPU pinning of client and server. Absent means env-v1. Fingerprints of different versions never match.",
+          enum: ['env-v1', 'env-v2'],
         },
         client: {
           $ref: '#/$defs/Machine',
@@ -172,6 +181,9 @@ export const resultV1Schema = {
     error: {
       description: 'Why the run stopped before its last cell, when a cell failed outright.',
       type: ['string', 'null'],
+      maxLength: 2000,
+      pattern:
+        '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
     },
     cleanup: {
       type: 'object',
@@ -184,6 +196,39 @@ export const resultV1Schema = {
         },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    driftCheck: {
+      description:
+        "The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).",
+      type: 'object',
+      additionalProperties: false,
+      required: ['cell', 'first', 'repeat', 'ratio', 'drifted'],
+      properties: {
+        cell: {
+          description: 'The label of the cell measured again.',
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+        first: {
+          $ref: '#/$defs/DriftSummary',
+        },
+        repeat: {
+          $ref: '#/$defs/DriftSummary',
+        },
+        ratio: {
+          description: 'repeat median / first median.',
+          type: 'number',
+          minimum: 0,
+        },
+        drifted: {
+          type: 'boolean',
         },
       },
     },
@@ -215,6 +260,7 @@ export const resultV1Schema = {
           type: 'string',
           minLength: 1,
           maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         varies: {
           description:
@@ -308,6 +354,8 @@ export const resultV1Schema = {
         host: {
           type: 'string',
           minLength: 1,
+          maxLength: 253,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         port: {
           type: 'integer',
@@ -334,10 +382,14 @@ export const resultV1Schema = {
           description:
             'INFO server (valkey_version, else redis_version); null when the node could not be asked.',
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         health: {
           description: 'CLUSTER SHARDS health (online, failed, loading); null from CLUSTER SLOTS.',
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -369,10 +421,13 @@ export const resultV1Schema = {
       type: 'object',
       propertyNames: {
         pattern: '^[A-Za-z][A-Za-z0-9]*(\\.[A-Za-z0-9]+)*$',
+        maxLength: 100,
       },
       additionalProperties: {
         type: 'string',
         minLength: 1,
+        maxLength: 500,
+        pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
       },
     },
     Base64Histogram: {
@@ -420,9 +475,13 @@ export const resultV1Schema = {
           properties: {
             model: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             vendor: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             sockets: {
               type: ['integer', 'null'],
@@ -514,9 +573,13 @@ export const resultV1Schema = {
             },
             hypervisor: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             container: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -527,9 +590,13 @@ export const resultV1Schema = {
           properties: {
             provider: {
               type: ['string', 'null'],
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             instanceType: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -542,20 +609,30 @@ export const resultV1Schema = {
               description: 'process.platform, e.g. linux, darwin.',
               type: 'string',
               minLength: 1,
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             distro: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             release: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             kernel: {
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             arch: {
               description: 'process.arch, e.g. x64, arm64.',
               type: 'string',
               minLength: 1,
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -571,11 +648,15 @@ export const resultV1Schema = {
             },
             defrag: {
               type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
         cpuGovernor: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         swapTotalBytes: {
           type: ['integer', 'null'],
@@ -588,8 +669,14 @@ export const resultV1Schema = {
         mitigations: {
           description: 'CPU vulnerability mitigations, by vulnerability, as the kernel reports them.',
           type: ['object', 'null'],
+          propertyNames: {
+            maxLength: 64,
+            pattern: '^[A-Za-z0-9_.-]+$',
+          },
           additionalProperties: {
             type: 'string',
+            maxLength: 500,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         unknown: {
@@ -633,12 +720,18 @@ export const resultV1Schema = {
         },
         version: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         gitSha: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         buildId: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         mode: {
           type: ['string', 'null'],
@@ -650,6 +743,8 @@ export const resultV1Schema = {
         },
         allocator: {
           type: ['string', 'null'],
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         ioThreads: {
           type: ['integer', 'null'],
@@ -657,6 +752,12 @@ export const resultV1Schema = {
         },
         ioThreadsDoReads: {
           type: ['boolean', 'null'],
+        },
+        hz: {
+          description:
+            'CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.',
+          type: ['integer', 'null'],
+          minimum: 1,
         },
         persistence: {
           type: 'object',
@@ -666,12 +767,16 @@ export const resultV1Schema = {
             save: {
               description: 'CONFIG GET save; an empty string means RDB snapshots are off.',
               type: ['string', 'null'],
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
             appendonly: {
               type: ['boolean', 'null'],
             },
             appendfsync: {
               type: ['string', 'null'],
+              maxLength: 32,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
             },
           },
         },
@@ -682,16 +787,24 @@ export const resultV1Schema = {
         },
         maxmemoryPolicy: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         multiplexingApi: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         os: {
           description: 'INFO server os.',
           type: ['string', 'null'],
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         loglevel: {
           type: ['string', 'null'],
+          maxLength: 32,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         connectedClients: {
           description: "Before the run, the runner's control connection included.",
@@ -785,15 +898,24 @@ export const resultV1Schema = {
             'MONITOR_CLIENTS',
             'DEBUG_LOGLEVEL',
             'NOT_PINNED',
+            'ERRORS',
+            'STALL',
+            'BUSY_HOST',
+            'CPU_STEAL',
+            'DRIFT',
           ],
         },
         message: {
           type: 'string',
           minLength: 1,
+          maxLength: 2000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cell: {
           description: 'The label of the cell it is about, or null for the whole run.',
           type: ['string', 'null'],
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -830,11 +952,15 @@ export const resultV1Schema = {
           description: 'What sets the cell apart, e.g. `GET P16`.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         test: {
           description: 'The test as run, e.g. GET or `SET:GET 1:10`.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         workloadFingerprint: {
           description:
@@ -945,11 +1071,117 @@ export const resultV1Schema = {
         redirects: {
           $ref: '#/$defs/Redirects',
         },
+        errorReplies: {
+          $ref: '#/$defs/ErrorReplies',
+        },
+        stall: {
+          $ref: '#/$defs/Stall',
+        },
+        interference: {
+          $ref: '#/$defs/Interference',
+        },
         incomplete: {
           type: 'boolean',
         },
+        incompleteReason: {
+          $ref: '#/$defs/IncompleteReason',
+        },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    Interference: {
+      description:
+        "What else ran on the client's host during the cell's measured intervals (not warm-up), from /proc; over several trials, the most disturbed trial's fractions and run queue, and the context switches summed. Null figures (and a note) off Linux.",
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'cpuCount',
+        'stealFraction',
+        'otherCpuFraction',
+        'runQueueMean',
+        'runQueueMax',
+        'clientInvoluntaryCtxSwitches',
+        'serverInvoluntaryCtxSwitches',
+        'sampleCount',
+        'note',
+      ],
+      properties: {
+        cpuCount: {
+          description: 'CPUs in /proc/stat.',
+          type: ['integer', 'null'],
+          minimum: 1,
+        },
+        stealFraction: {
+          description:
+            "CPU steal (the hypervisor ran something else) as a fraction of all CPUs' time over the interval.",
+          type: ['number', 'null'],
+          minimum: 0,
+          maximum: 1,
+        },
+        otherCpuFraction: {
+          description:
+            "CPU used by everything but the client process and the local server process, as a fraction of all CPUs' time (cores x interval).",
+          type: ['number', 'null'],
+          minimum: 0,
+          maximum: 1,
+        },
+        runQueueMean: {
+          description: 'Runnable tasks (procs_running, less the sampling thread), mean of the samples.',
+          type: ['number', 'null'],
+          minimum: 0,
+        },
+        runQueueMax: {
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        clientInvoluntaryCtxSwitches: {
+          description: "Summed over the client's threads.",
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        serverInvoluntaryCtxSwitches: {
+          description: "Summed over the local server's threads; null when the server is not a local process.",
+          type: ['integer', 'null'],
+          minimum: 0,
+        },
+        sampleCount: {
+          description: 'Run-queue samples taken.',
+          type: 'integer',
+          minimum: 0,
+        },
+        note: {
+          description: 'What limits the figures (not Linux, remote server), or null.',
+          type: ['string', 'null'],
+          maxLength: 500,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    DriftSummary: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['median', 'ci95Low', 'ci95High', 'trialCount'],
+      properties: {
+        median: {
+          type: 'number',
+          minimum: 0,
+        },
+        ci95Low: {
+          type: 'number',
+          minimum: 0,
+        },
+        ci95High: {
+          type: 'number',
+          minimum: 0,
+        },
+        trialCount: {
+          type: 'integer',
+          minimum: 1,
         },
       },
     },
@@ -981,6 +1213,8 @@ export const resultV1Schema = {
         test: {
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         command: {
           description:
@@ -989,6 +1223,8 @@ export const resultV1Schema = {
           minItems: 1,
           items: {
             type: 'string',
+            maxLength: 1024,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         setGetRatio: {
@@ -1170,13 +1406,79 @@ export const resultV1Schema = {
         redirects: {
           $ref: '#/$defs/Redirects',
         },
+        errorReplies: {
+          $ref: '#/$defs/ErrorReplies',
+        },
+        stall: {
+          $ref: '#/$defs/Stall',
+        },
         incomplete: {
           type: 'boolean',
         },
+        incompleteReason: {
+          $ref: '#/$defs/IncompleteReason',
+        },
         error: {
           type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
+    },
+    ErrorReplies: {
+      description:
+        'Present when error replies came in the measured phase. They are among `completed` and in `opsPerSec`, which count every reply; `successOpsPerSec` counts the others. A cell whose ratio is above 0.5 carries an ERRORS warning.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'ratio', 'successOpsPerSec', 'example'],
+      properties: {
+        count: {
+          type: 'integer',
+          minimum: 1,
+        },
+        ratio: {
+          description: 'count / completed.',
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+        },
+        successOpsPerSec: {
+          description: "Successful replies per second (the trials' median, for a cell).",
+          type: 'number',
+          minimum: 0,
+        },
+        example: {
+          description: "The first error reply's text: printable ASCII, at most 200 characters.",
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^[\\u0020-\\u007E]*$',
+        },
+      },
+    },
+    Stall: {
+      description:
+        'The longest wait for a reply with requests outstanding, present when it reached 1 s (a STALL warning) or the reply deadline. It is in the latency figures too.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['maxGapMs', 'atSec'],
+      properties: {
+        maxGapMs: {
+          type: 'number',
+          minimum: 0,
+        },
+        atSec: {
+          description: 'When the wait began, in seconds from the start of the measured phase.',
+          type: 'number',
+          minimum: 0,
+        },
+      },
+    },
+    IncompleteReason: {
+      description:
+        "Why a cell stopped before its end: reply-timeout (no reply within the runner's --timeout), connection-lost, interrupted, failed.",
+      enum: ['reply-timeout', 'connection-lost', 'interrupted', 'failed'],
     },
     ErrorCounts: {
       description: 'Error replies and failures by type, e.g. ERR or WRONGTYPE.',
@@ -1316,10 +1618,14 @@ export const resultV1Schema = {
           items: {
             type: 'string',
             minLength: 1,
+            maxLength: 64,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
           },
         },
         note: {
           type: 'string',
+          maxLength: 500,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1402,6 +1708,9 @@ export const importedV1Schema = {
         'What a reader needs to weigh the figures: conflicts within the source, how a field was read, what was left out and why.',
       type: ['string', 'null'],
       minLength: 1,
+      maxLength: 4000,
+      pattern:
+        '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
     },
   },
   $defs: {
@@ -1425,11 +1734,15 @@ export const importedV1Schema = {
           description: "The document's title and where it is from, or the file's name.",
           type: 'string',
           minLength: 1,
+          maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         section: {
           description: 'The heading of the section the figures are in.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 300,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         url: {
           type: ['string', 'null'],
@@ -1453,6 +1766,9 @@ export const importedV1Schema = {
             "For a published document (required there): the exact lines the figures come from; several excerpts are joined by a line `[...]`. Null for a tool's own output file, which contentSha256 identifies whole.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 16000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
       if: {
@@ -1480,10 +1796,14 @@ export const importedV1Schema = {
           description: "The source's own words, e.g. `Xeon X5670 @ 2.93GHz, Linux 2.6.32`.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 500,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cpuModel: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         cores: {
           description: 'Only when the source gives the number.',
@@ -1498,11 +1818,15 @@ export const importedV1Schema = {
           description: 'A hosting provider, e.g. `Linode`.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 100,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         instanceType: {
           description: "The provider's name for the machine, e.g. `Linode 2048`.",
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 100,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1517,6 +1841,8 @@ export const importedV1Schema = {
         version: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1533,11 +1859,15 @@ export const importedV1Schema = {
         version: {
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 64,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         commandLine: {
           description: 'The command as the source gives it, without a shell prompt.',
           type: ['string', 'null'],
           minLength: 1,
+          maxLength: 1000,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },
@@ -1552,12 +1882,16 @@ export const importedV1Schema = {
             "The test's name exactly as the source prints it, e.g. `LPUSH (again, in order to bench LRANGE)`, `Totals`.",
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         test: {
           description:
             'The command it exercises, upper case (`LRANGE` for `LRANGE_100 (first 100 elements)`), or `SET:GET 1:10` for a memtier mix.',
           type: 'string',
           minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
         workload: {
           $ref: '#/$defs/ImportedWorkload',

@@ -58,3 +58,34 @@ export function signPayload(payload: string, k: SigningKey = key): string {
   };
   return JSON.stringify(env);
 }
+
+// Hostile envelopes of issue 11 (rows 4 and 5), for the tests of every package that reads one.
+
+/**
+ * Row 5: an envelope carrying two payloads, the first unsigned (another result, spelt
+ * `p\u0061yload`), the second the signed one. JSON.parse keeps the last, so the signature checks out;
+ * stored as received, GET and export would serve the first.
+ */
+export function duplicatePayloadEnvelope(r: ResultV1 = suiteRun(), k: SigningKey = key): string {
+  const env = envelope(r, k);
+  const unsigned = JSON.stringify({ ...r, keyPrefix: 'rbdb:forged:' });
+  return `{"schema":${JSON.stringify(env.schema)},"p\\u0061yload":${JSON.stringify(unsigned)},"payload":${JSON.stringify(env.payload)},"signature":"${env.signature}","publicKey":"${env.publicKey}","keyFingerprint":"${env.keyFingerprint}"}`;
+}
+
+/** Row 5: two `keyFingerprint` keys, the first naming someone else's key. */
+export function duplicateFingerprintEnvelope(r: ResultV1 = suiteRun(), k: SigningKey = key): string {
+  const env = envelope(r, k);
+  const forged = `sha256:${'0'.repeat(64)}`;
+  return JSON.stringify(env).replace('"keyFingerprint":', `"keyFingerprint":"${forged}","keyFingerprint":`);
+}
+
+/** A validly signed payload with a key given twice inside it (`"c\u0065lls"` then `"cells"`). */
+export function duplicateKeyPayloadEnvelope(r: ResultV1 = suiteRun(), k: SigningKey = key): string {
+  const payload = envelope(r, k).payload.replace('{"cells":', '{"c\\u0065lls":[],"cells":');
+  return signPayload(payload, k);
+}
+
+/** Row 4: a validly signed payload of arrays nested `depth` deep. */
+export function nestedPayloadEnvelope(depth: number, k: SigningKey = key): string {
+  return signPayload(`{"cells":${'['.repeat(depth)}${']'.repeat(depth)}}`, k);
+}

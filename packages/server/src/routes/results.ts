@@ -2,6 +2,7 @@ import { type BenchDb, getEnvelope, IngestError } from '@redis-benchdb/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
+import { nestsDeeperThan } from '../json-depth.js';
 import { type KeyBudget, peekKeyFingerprint } from '../key-budget.js';
 
 export interface ResultsRouteDeps {
@@ -9,6 +10,9 @@ export interface ResultsRouteDeps {
   queue: IngestQueue;
   keys: KeyBudget;
 }
+
+/** Deeper than any envelope (one level: the result is a string inside it), shallow enough to scan. */
+const MAX_DEPTH = 64;
 
 /** A content id: the hex SHA-256 of a payload. Anything else cannot be stored, so it is not looked up. */
 const ID = /^[0-9a-f]{64}$/;
@@ -24,6 +28,12 @@ export function rawBody(request: FastifyRequest): Buffer {
 export function resultsRoutes(app: FastifyInstance, { db, queue, keys }: ResultsRouteDeps): void {
   app.post('/api/v1/results', async (request, reply) => {
     const body = rawBody(request);
+    if (nestsDeeperThan(body, MAX_DEPTH))
+      throw new HttpError(
+        'TOO_DEEP',
+        400,
+        `the body nests arrays or objects more than ${MAX_DEPTH} deep; an envelope nests one: send the envelope run --out wrote`,
+      );
     const key = peekKeyFingerprint(body);
     if (key !== undefined) {
       const retryAfterSec = keys.retryAfterSec(key);
@@ -59,7 +69,7 @@ export function resultsRoutes(app: FastifyInstance, { db, queue, keys }: Results
         410,
         `result ${id} was retracted by its owner at ${stored.retractedAt}`,
       );
-    // The envelope as received, byte for byte: what `redis-benchdb verify` checks.
+    // The envelope as verified (canonical): what `redis-benchdb verify` checks.
     return reply.type('application/json; charset=utf-8').send(stored.envelope);
   });
 }

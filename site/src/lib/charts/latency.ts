@@ -1,5 +1,5 @@
 import * as Plot from '@observablehq/plot';
-import { decodeHistogram } from '@redis-benchdb/result';
+import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
 import type { CellView } from '../model.js';
 import { type Chart, renderSvg } from './render.js';
 
@@ -13,13 +13,28 @@ export interface LatencyPoint {
 }
 
 /**
+ * A stored histogram, or null when there is none or it cannot be decoded: results stored before
+ * ingest bounded histograms may hold one that claims 2^33 buckets, and the page then plots the
+ * summary the cell states instead of failing the build.
+ */
+function decodeStored(encoded: string | null): Histogram | null {
+  if (!encoded) return null;
+  try {
+    return decodeHistogram(encoded);
+  } catch (e) {
+    if (e instanceof HistogramError) return null;
+    throw e;
+  }
+}
+
+/**
  * A cell's latency distribution, read from its stored HDR histogram (so every percentile, not only
  * the ones the runner printed). A percentile past the histogram's count of samples would only
  * repeat the maximum, so it is left out.
  */
 export function latencyPoints(cell: CellView, series = cell.label): LatencyPoint[] {
-  if (cell.histogram) {
-    const h = decodeHistogram(cell.histogram);
+  const h = decodeStored(cell.histogram);
+  if (h) {
     const n = h.totalCount;
     const pts = PERCENTILES.filter((p) => n * (1 - p / 100) >= 1 || p === 50).map((p) => ({
       series,

@@ -83,7 +83,10 @@ export function serialize(node: Node): string {
   if (node.nodeType === 3) return escapeXml(node.textContent ?? '', false);
   if (node.nodeType !== 1) return '';
   const el = node as Element;
-  const name = el.tagName.toLowerCase() === 'svg' ? 'svg' : el.tagName;
+  // localName, not tagName: in an HTML document the DOM upper-cases tagName (<G>, <PATH>), which
+  // HTML's parser forgives but an .svg file or resvg does not (they drew a blank chart). Plot makes
+  // every element with createElementNS, so localName keeps SVG's own case (clipPath).
+  const name = el.localName;
   let out = `<${name}`;
   for (const a of Array.from(el.attributes)) {
     // A tenth of a pixel is finer than any screen shows; Plot writes up to 15 digits. About a third of a chart's bytes.
@@ -95,8 +98,17 @@ export function serialize(node: Node): string {
   return `${out}>${kids.map(serialize).join('')}</${name}>`;
 }
 
-function escapeXml(s: string, attribute: boolean): string {
-  const r = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Characters XML 1.0 does not allow, even escaped: C0 controls but tab, LF and CR; U+FFFE, U+FFFF;
+ * surrogates without their pair. One of them in a CPU model would make the .svg unreadable and fail
+ * the PNG step of the build, so each becomes U+FFFD, the replacement character.
+ */
+const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+  /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function escapeXml(s: string, attribute: boolean): string {
+  const r = s.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return attribute ? r.replace(/"/g, '&quot;') : r;
 }
 
@@ -150,19 +162,62 @@ export function formatOps(n: number): string {
   return n.toFixed(0);
 }
 
+/** Where a standalone chart file says its numbers come from. */
+export interface ChartSource {
+  /** One line: which result, suite, machine. */
+  text: string;
+  /** The page the numbers are on, in full: a link in the SVG, written out so a PNG shows it too. */
+  url: string;
+  /** "as of 2025-03-04" for a frozen chart, "live, drawn 2026-11-24" for one that follows new results. */
+  asOf: string;
+}
+
+/** An average character at font size 1, for DejaVu Sans (the PNG's font) and system fonts alike: a little wide. */
+const CHAR_EM = 0.62;
+/** Characters per source line at 10px: what fills a 640px chart less its margins. */
+const SOURCE_LINE_CHARS = 100;
+
 /**
  * The chart as a file of its own (the .svg download and the PNG drawn from it): the title above and
- * the source line below are part of the image, so a copy pasted into a blog still says where its
- * numbers come from.
+ * the source, its date and its address below are part of the image, so a copy pasted into a blog
+ * still says where its numbers come from and when. Opened directly, the source lines are a link.
  */
-export function standaloneSvg(chart: Chart, source: string): string {
+export function standaloneSvg(chart: Chart, source: ChartSource): string {
   const m = /viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)"/.exec(chart.svg);
   const w = Number(m?.[1] ?? CHART_WIDTH);
   const h = Number(m?.[2] ?? CHART_HEIGHT);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h + 56}" viewBox="0 0 ${w} ${h + 56}" font-family="system-ui, sans-serif">
+  const lines = wrap(`Source: redis-benchdb, ${source.text}`, SOURCE_LINE_CHARS, 2);
+  const bottom = 28 + h;
+  const text = lines
+    .map((l, i) => `<text x="8" y="${bottom + 16 + i * 14}">${escapeXml(l, false)}</text>`)
+    .join('');
+  // The date and the address on one line, smaller when a long address would run past the edge:
+  // a result's URL holds its 64-digit id, and clipping it would leave a reader a link that fails.
+  const last = `${source.asOf} · ${source.url}`;
+  const size = Math.max(7, Math.min(10, Math.floor(((w - 16) / (CHAR_EM * last.length)) * 10) / 10));
+  const urlY = bottom + 16 + lines.length * 14;
+  const url = `<text x="8" y="${urlY}"${size < 10 ? ` font-size="${size}"` : ''}>${escapeXml(source.asOf, false)} · <tspan fill="#0b57d0">${escapeXml(source.url, false)}</tspan></text>`;
+  const height = urlY + 10;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${height}" viewBox="0 0 ${w} ${height}" font-family="system-ui, sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(chart.title, false)}</text>
+<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(clip(chart.title, 72), false)}</text>
 <g transform="translate(0,28)">${chart.svg}</g>
-<text x="8" y="${h + 48}" font-size="10" fill="#555">${escapeXml(`Source: redis-benchdb, ${source}`.slice(0, 160), false)}</text>
+<a href="${escapeXml(source.url, true)}"><g font-size="10" fill="#555">${text}${url}</g></a>
 </svg>`;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Words into at most `max` lines of about `width` characters; the last line is clipped with "…". */
+function wrap(s: string, width: number, max: number): string[] {
+  const lines: string[] = [];
+  let rest = s.trim();
+  while (rest && lines.length < max - 1 && rest.length > width) {
+    const cut = rest.lastIndexOf(' ', width);
+    const at = cut > width / 2 ? cut : width;
+    lines.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest) lines.push(clip(rest, width));
+  return lines;
 }

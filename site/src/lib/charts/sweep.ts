@@ -18,11 +18,14 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
     .map((p) => `${p.series} at ${p.x}: ${formatOps(p.opsPerSec)} ops/s`)
     .join('; ')}.`;
   const withCi = points.filter((p) => p.ci95Low !== null && p.ci95High !== null);
+  // Ticks where the sweep ran: a log axis's own (1, 2, 3 ... 10) label depths never run and skip
+  // the ones that were (16). With many values, Plot's own ticks, so labels do not collide.
+  const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
   const svg = renderSvg(
     {
       marginLeft: 56,
       marginRight: 24,
-      x: { type: 'log', label: axis.label, tickFormat: '~s' },
+      x: { type: 'log', label: axis.label, tickFormat: '~s', ...(xs.length <= 8 ? { ticks: xs } : {}) },
       y: { label: 'ops/s (median of trials)', grid: true, zero: true, tickFormat: '~s' },
       marks: [
         Plot.ruleX(withCi, {

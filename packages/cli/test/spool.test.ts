@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  closedPort,
+  defaultConfigDir,
+  describeResult,
+  removeTempDirs,
+  runCli,
+  spawnCli,
+  stopServers,
+  tempDir,
+  testServer,
+  waitFor,
+} from './helpers/cli.js';
+
+// The spool: what `run --submit` and `submit` could not deliver waits beside the local database
+// (--db), one entry per result (named by its content id), until `submit --pending` sends each to
+// the service it was meant for. Real redis-server, real `serve` processes, the built CLI.
+
+beforeAll(() => {
+  assertBuilt();
+});
+
+afterAll(async () => {
+  await stopServers();
+  await removeTempDirs();
+});
+
+/** `redis-benchdb serve` on `port`, on a fresh database. */
+async function serve(port: number) {
+  const db = path.join(await tempDir(), 'service.sqlite');
+  const proc = spawnCli(['serve', '--db', db, '--port', String(port)], { timeoutMs: 120_000 });
+  await waitFor(
+    () => /^http:\/\/127\.0\.0\.1:\d+$/m.test(proc.stdout()),
+    () => proc.stderr(),
+    20_000,
+  );
+  const url = proc.stdout().trim().split('\n')[0]!;
+  return {
+    url,
+    async has(id: string): Promise<boolean> {
+      return (await fetch(`${url}/api/v1/results/${id}`)).status === 200;
+    },
+    async count(): Promise<number> {
+      return ((await (await fetch(`${url}/api/v1/health`)).json()) as { results: number }).results;
+    },
+    async stop() {
+      proc.child.kill('SIGTERM');
+      await proc.done;
+    },
+  };
+}
+
+/** The result id (content id) of a signed file: the hex SHA-256 of its payload. */
+async function idOf(file: string): Promise<string> {
+  const payload = (JSON.parse(readFileSync(file, 'utf8')) as { payload: string }).payload;
+  return createHash('sha256').update(payload, 'utf8').digest('hex');
+}
+
+const entries = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+
+/** POSIX shell words, as the hints quote them. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g))
+    words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!);
+  return words;
+}
+
+describe('the spool', () => {
+  it('keeps one entry per result beside --db, and submit --pending sends each to its own service', async () => {
+    const server = await testServer();
+    const work = await tempDir();
+    // Two different results, each in a file named result.json.
+    const files: string[] = [];
+    for (const name of ['a', 'b']) {
+      await mkdir(path.join(work, name));
+      const file = path.join(work, name, 'result.json');
+      const r = await runCli([
+        'run',
+        '-p',
+        String(server.port),
+        '-t',
+        'set',
+        '-n',
+        '1000',
+        '--no-store',
+        '--out',
+        file,
+      ]);
+      expect(r.code, describeResult(r)).toBe(0);
+      files.push(file);
+    }
+    const [a, b] = files as [string, string];
+    expect(await idOf(a)).not.toBe(await idOf(b));
+
+    // Two services, both down for now.
+    const portA = await closedPort();
+    const portB = await closedPort();
+    const urlA = `http://127.0.0.1:${portA}`;
+    const urlB = `http://127.0.0.1:${portB}`;
+    const db = path.join(await tempDir(), 'elsewhere', 'db.sqlite');
+    const spool = path.join(path.dirname(db), 'spool');
+
+    const first = await runCli(['submit', '--db', db, '--server', urlA, a]);
+    expect(first.code, describeResult(first)).toBe(1);
+    expect(first.stdout).toContain(`kept in ${spool}/`);
+    const hint = /send it later with (.*)$/m.exec(first.stdout)?.[1];
+    expect(hint, first.stdout).toMatch(/ submit --pending --db /);
+    // The same file again is the same entry; the other result.json is another one.
+    expect((await runCli(['submit', '--db', db, '--server', urlA, a])).code).toBe(1);
+    expect((await runCli(['submit', '--db', db, '--server', urlB, b])).code).toBe(1);
+    expect(entries(spool)).toEqual([`${await idOf(a)}.json`, `${await idOf(b)}.json`].sort());
+    // Nothing went to the default database's spool.
+    expect(existsSync(path.join(defaultConfigDir(), 'data', 'spool'))).toBe(false);
+
+    const serviceA = await serve(portA);
+    const serviceB = await serve(portB);
+    try {
+      // The hint, run as printed: no --server, so each entry goes where it was meant to.
+      const pending = await runCli([], { command: shellWords(hint!) });
+      expect(pending.code, describeResult(pending)).toBe(0);
+      expect(pending.stdout.match(/: stored [0-9a-f]{64}/g)).toHaveLength(2);
+      expect(await serviceA.has(await idOf(a))).toBe(true);
+      expect(await serviceA.count()).toBe(1);
+      expect(await serviceB.has(await idOf(b))).toBe(true);
+      expect(await serviceB.count()).toBe(1);
+      expect(entries(spool)).toEqual([]);
+      expect(readdirSync(spool)).toEqual([]);
+    } finally {
+      await serviceA.stop();
+      await serviceB.stop();
+    }
+  });
+
+  it('run --submit --db spools beside that database, and --server overrides where pending entries go', async () => {
+    const server = await testServer();
+    const db = path.join(await tempDir(), 'x', 'db.sqlite');
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli([
+      'run',
+      '-p',
+      String(server.port),
+      '-t',
+      'get',
+      '-n',
+      '1000',
+      '--db',
+      db,
+      '--submit',
+      '--server',
+      down,
+    ]);
+    expect(r.code, describeResult(r)).toBe(0);
+    const id = /stored in .* as ([0-9a-f]{64})/.exec(r.stderr)![1]!;
+    const spool = path.join(path.dirname(db), 'spool');
+    expect(r.stderr).toContain(`Kept in ${path.join(spool, `${id}.json`)}`);
+    expect(r.stderr).toMatch(/send it later with .* submit --pending --db \S*db\.sqlite/);
+    expect(JSON.parse(readFileSync(path.join(spool, `${id}.servers`), 'utf8'))).toEqual({
+      servers: [down],
+    });
+
+    const service = await serve(0);
+    try {
+      const sent = await runCli(['submit', '--pending', '--db', db, '--server', service.url]);
+      expect(sent.code, describeResult(sent)).toBe(0);
+      expect(await service.has(id)).toBe(true);
+      expect(readdirSync(spool)).toEqual([]);
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+// The `redis-benchdb-server` bin: its flags, its help, and that they reach the running service.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_APP_OPTIONS, DEFAULT_PORT, parseServerArgs, UsageError } from '../src/index.js';
+import { request, spawnService, tempDbPath } from './fixtures.js';
+import { trickle } from './raw-http.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+describe('parseServerArgs', () => {
+  it('fills in the defaults, the database from $REDIS_BENCHDB_DB', () => {
+    const parsed = parseServerArgs([], { REDIS_BENCHDB_DB: '/tmp/x.sqlite' });
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        dbPath: '/tmp/x.sqlite',
+        host: '127.0.0.1',
+        port: DEFAULT_PORT,
+        requestTimeoutMs: DEFAULT_APP_OPTIONS.requestTimeoutMs,
+        bodyLimitBytes: DEFAULT_APP_OPTIONS.bodyLimitBytes,
+        logger: false,
+        rateLimit: DEFAULT_APP_OPTIONS.rateLimit,
+      },
+    });
+  });
+
+  it('takes every flag', () => {
+    const parsed = parseServerArgs(
+      '--db d.sqlite --host :: --port 0 --request-timeout 1500 --body-limit 2048 --per-ip-per-minute 5 --per-key-per-minute 6 --log'.split(
+        ' ',
+      ),
+      {},
+    );
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        dbPath: 'd.sqlite',
+        host: '::',
+        port: 0,
+        requestTimeoutMs: 1500,
+        bodyLimitBytes: 2048,
+        logger: true,
+        rateLimit: { perIpPerMinute: 5, perKeyPerMinute: 6 },
+      },
+    });
+  });
+
+  it.each([
+    [['--port', '70000'], /--port: 70000 \(0 to 65535/],
+    [['--port', 'x'], /--port: x/],
+    [['--request-timeout', '0'], /--request-timeout: 0 \(a whole number, at least 1\)/],
+    [['--body-limit', '1.5'], /--body-limit: 1\.5/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['stray'], /stray/],
+  ])('refuses %j, naming the flag', (argv, says) => {
+    expect(() => parseServerArgs(argv, {})).toThrow(UsageError);
+    expect(() => parseServerArgs(argv, {})).toThrow(says);
+  });
+});
+
+describe('the bin', () => {
+  it('--help prints every flag and exits 0', () => {
+    const r = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    for (const flag of ['--db', '--host', '--port', '--request-timeout', '--body-limit', '--log'])
+      expect(r.stdout).toContain(flag);
+  });
+
+  it('a bad flag exits 2 with what was wrong and where to look', () => {
+    const r = spawnSync(process.execPath, [MAIN, '--port', 'eighty'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('invalid --port: eighty');
+    expect(r.stderr).toContain('--help');
+    expect(r.stdout).toBe('');
+  });
+
+  it('serves with the deadline it was given, and exits 0 on SIGTERM', async () => {
+    const service = await spawnService(tempDbPath(), ['--request-timeout', '2000']);
+    expect((await request(`${service.url}/api/v1/health`)).json).toMatchObject({ ok: true, results: 0 });
+    const port = Number(new URL(service.url).port);
+    const head =
+      'POST /api/v1/results HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 120\r\n\r\n';
+    // As in edge.test.ts: 120 bytes at 2/s would take 60 s; the 2 s deadline cuts it.
+    const { sent, reply } = await trickle(port, head, ' '.repeat(120), 500);
+    expect(sent).toBeLessThan(40);
+    expect(reply.json?.error?.message).toContain('2000 ms');
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  });
+});

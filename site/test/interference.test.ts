@@ -1,0 +1,54 @@
+// A result whose cells ran on a busy host shows it on its page: the BUSY_HOST and CPU_STEAL cell
+// warnings as badges in the cell table (the warning, with its figures, as the badge's title) and
+// in the list of cell warnings; DRIFT among the run's warnings.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ingest, openDatabase } from '@redis-benchdb/db';
+import { generateSigningKey, signResult } from '@redis-benchdb/result';
+import { afterAll, expect, it } from 'vitest';
+import { buildSite } from './build.js';
+import { sweepResult } from './fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rbdb-site-interference-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const BUSY =
+  "Other processes used 47% of this host's CPU time while this cell was measured (threshold 15%), run queue mean 3.2 (max 6) on 2 CPUs";
+const STEAL =
+  "The hypervisor took 12% of the CPUs' time while this cell was measured (steal, threshold 5.0%)";
+const DRIFT = 'The first cell (SET) measured again after the last one gave 60,000 ops/s (1 trial)';
+
+it('shows busy-host, CPU-steal and drift warnings with their figures on the result page', () => {
+  const r = sweepResult(900, 1, (doc) => {
+    doc.warnings.push(
+      { code: 'BUSY_HOST', cell: 'GET P4', message: BUSY },
+      { code: 'CPU_STEAL', cell: 'GET P16', message: STEAL },
+      { code: 'DRIFT', cell: null, message: DRIFT },
+    );
+  });
+  const dbPath = join(dir, 'benchdb.sqlite');
+  const db = openDatabase(dbPath);
+  let id: string;
+  try {
+    id = ingest(db, JSON.stringify(signResult(r, generateSigningKey().privateKeyPem))).id;
+  } finally {
+    db.close();
+  }
+  const out = join(dir, 'dist');
+  buildSite(dbPath, out);
+  const html = readFileSync(join(out, 'results', id, 'index.html'), 'utf8');
+  const row = (label: string) => {
+    const at = html.indexOf(`<td>${label}</td>`);
+    expect(at, label).toBeGreaterThan(0);
+    return html.slice(at, html.indexOf('</tr>', at));
+  };
+  // Apostrophes may be escaped in attributes; compare on text without them.
+  const plain = (s: string) => s.replace(/&#39;|'/g, '');
+  expect(row('GET P4')).toMatch(/class="badge warn"[^>]*>busy host</);
+  expect(plain(row('GET P4'))).toContain(plain(BUSY));
+  expect(row('GET P16')).toMatch(/>CPU steal</);
+  expect(row('GET P16')).not.toMatch(/busy host/);
+  expect(row('GET')).not.toMatch(/busy host|CPU steal/);
+  expect(plain(html)).toContain(`<code>DRIFT</code>: ${plain(DRIFT)}`);
+}, 300_000);
