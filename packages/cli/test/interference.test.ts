@@ -102,6 +102,7 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
       redirects: null,
       hitRatio: null,
       responseTimeUs: null,
+      errorReplies: null,
     } as unknown as Parameters<typeof textLine>[0];
     expect(textLine({ ...summary, ...cell } as typeof summary, false)).toContain(
       'busy host: other processes used 47% of the CPUs',
