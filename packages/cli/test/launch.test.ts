@@ -251,6 +251,39 @@ describe('run --server-bin', () => {
     180_000,
   );
 
+  it('a member whose replies were mostly errors (OOM) fails the group unless --allow-errors; its cell shows errors', async () => {
+    const dir = await tempDir();
+    const args = [
+      'run',
+      '--server-bin',
+      'redis-server',
+      '--server-config-variant',
+      'maxmemory 2mb',
+      '--server-config-variant',
+      'maxmemory 0',
+      '-t',
+      'set',
+      '-n',
+      '20000',
+      '-d',
+      '1k',
+      '-r',
+      '1000000',
+    ];
+    const r = await runCli(args, { configDir: dir, timeoutMs: 120_000 });
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(/\[1\/2\] error: most replies were errors in SET .*--allow-errors/);
+    expect(r.stderr).not.toMatch(/\[2\/2\] error:/);
+    expect(r.stdout).toMatch(/^redis-server \S+ · maxmemory 2mb +errors$/m);
+    for (const pid of startedPids(r.stderr))
+      expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+
+    const allowed = await runCli([...args, '--allow-errors'], { configDir: dir, timeoutMs: 120_000 });
+    expect(allowed.code, describeResult(allowed)).toBe(0);
+    for (const pid of startedPids(allowed.stderr))
+      expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+  }, 300_000);
+
   it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
     const dir = await tempDir();
     const r = await runCli(
