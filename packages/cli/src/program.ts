@@ -45,9 +45,13 @@ Redis Cluster (--cluster):
 
 Launching servers to compare (--server-bin):
   Each --server-bin starts that redis-server or valkey-server on a free 127.0.0.1 port, in its own
-  temp dir, with loglevel notice and no persistence unless --persistence asks for it; the tests run
-  against it, then it is stopped (on Ctrl-C and on errors too). One result per launch; all results
-  of one command share a run group (runGroup in the result), which the site shows side by side.
+  temp dir, with loglevel notice and no persistence unless --persistence asks for it. All of them
+  run at once and the tests are interleaved: each cell runs round by round, one trial against every
+  server per round in a random order (use --trials N for N rounds), so whatever else loads the
+  machine weighs on each alike. Every server is stopped at the end (on Ctrl-C and errors too). One
+  result per launch; all results of one command share a run group (runGroup, with the order of
+  every round in runGroup.schedule), which the site shows side by side. The closing table gives each
+  server's ratio to the first as the geometric mean of the per-round ratios, with its 95% interval.
   The launches are the cross product of the axes, the last varying fastest:
     --server-bin PATH              repeat for several binaries                       (axis: server)
     --server-config-variant LINES  repeat; one variant each, lines split by ';'      (axis: serverConfig)

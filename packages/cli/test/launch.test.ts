@@ -189,7 +189,7 @@ describe('run --server-bin', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)(
-    '%s during the first launch stops the group: exit %i, its server gone, the next never started',
+    '%s during the first cell stops the group: exit %i, every server gone, what ran kept as interrupted',
     async (signal, code) => {
       const dir = await tempDir();
       const cli = spawnCli(
@@ -205,34 +205,84 @@ describe('run --server-bin', () => {
           '20',
           '-c',
           '2',
+          '--json',
         ],
-        { configDir: dir },
+        { configDir: dir, timeoutMs: 120_000 },
       );
-      await waitFor(
-        () => /keys under rbdb:[0-9a-f]{6}:\*/.test(cli.stderr()),
-        'the first run to start',
-        20_000,
-      );
-      startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
-      // Wait until the load runs (keys written): an interrupt during the workers' handshake is another case.
+      // Every member is started before the first cell: both servers are up.
+      await waitFor(() => startedPids(cli.stderr()).length === 2, 'both servers to start', 60_000);
+      const pids = startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
+      // Wait until the load runs (keys written on either server): an interrupt during the workers'
+      // handshake is another case.
       const port = Number(/on 127\.0\.0\.1:(\d+)/.exec(cli.stderr())![1]);
       expect(port).not.toBe(6379);
-      const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
-      redis.on('error', () => {});
-      await redis.connect();
-      // More than the run's marker and alive key, written before the load.
-      await waitFor(async () => (await redis.dbsize()) > 2, 'the run to write keys');
-      redis.disconnect();
+      const socket = /on unix:(\S+?);/.exec(cli.stderr())![1]!;
+      const servers = [
+        new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 }),
+        new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0 }),
+      ];
+      for (const redis of servers) {
+        redis.on('error', () => {});
+        await redis.connect();
+      }
+      // More than each run's marker and alive key, written before the load.
+      await waitFor(
+        async () => (await Promise.all(servers.map((r) => r.dbsize()))).some((n) => n > 2),
+        'the run to write keys',
+        60_000,
+      );
+      for (const redis of servers) redis.disconnect();
       cli.child.kill(signal);
       const r = await cli.done;
       expect(r.code, describeResult(r)).toBe(code);
-      expect(r.stderr).toMatch(/\[1\/2\]/);
-      expect(r.stderr).not.toMatch(/\[2\/2\]/);
-      const pids = startedPids(r.stderr);
-      expect(pids).toHaveLength(1);
-      expect(alive(pids[0]!)).toBe(false);
+      for (const pid of pids) expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+      expect(r.stderr).toMatch(
+        /interrupted: 2 of 2 results kept, marked interrupted; every launched server is stopped/,
+      );
+      const docs = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ResultV1);
+      expect(docs.map((d) => [d.runGroup!.index, d.interrupted, d.incomplete])).toEqual([
+        [0, true, true],
+        [1, true, true],
+      ]);
     },
+    180_000,
   );
+
+  it('a member whose replies were mostly errors (OOM) fails the group unless --allow-errors; its cell shows errors', async () => {
+    const dir = await tempDir();
+    const args = [
+      'run',
+      '--server-bin',
+      'redis-server',
+      '--server-config-variant',
+      'maxmemory 2mb',
+      '--server-config-variant',
+      'maxmemory 0',
+      '-t',
+      'set',
+      '-n',
+      '20000',
+      '-d',
+      '1k',
+      '-r',
+      '1000000',
+    ];
+    const r = await runCli(args, { configDir: dir, timeoutMs: 120_000 });
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(/\[1\/2\] error: most replies were errors in SET .*--allow-errors/);
+    expect(r.stderr).not.toMatch(/\[2\/2\] error:/);
+    expect(r.stdout).toMatch(/^redis-server \S+ · maxmemory 2mb +errors$/m);
+    for (const pid of startedPids(r.stderr))
+      expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+
+    const allowed = await runCli([...args, '--allow-errors'], { configDir: dir, timeoutMs: 120_000 });
+    expect(allowed.code, describeResult(allowed)).toBe(0);
+    for (const pid of startedPids(allowed.stderr))
+      expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
+  }, 300_000);
 
   it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
     const dir = await tempDir();

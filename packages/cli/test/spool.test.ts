@@ -42,7 +42,11 @@ async function serve(port: number) {
     timeoutMs: 120_000,
   });
   const listening = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-  await waitFor(() => listening.test(proc.stdout()), () => proc.stderr(), 30_000);
+  await waitFor(
+    () => listening.test(proc.stdout()),
+    () => proc.stderr(),
+    30_000,
+  );
   const url = listening.exec(proc.stdout())![1]!;
   return {
     url,

@@ -5,6 +5,14 @@ export { ClusterTopologyError, discoverTopology, parseShards, parseSlots } from 
 export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
 export { ConnectError, ControlPlane, parseInfo } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
+export {
+  type InterleavedCell,
+  type InterleavedCellHooks,
+  type InterleavedMember,
+  type RoundOrder,
+  RoundShuffler,
+  runInterleavedCell,
+} from './interleave.js';
 export { type KeyPattern, KeyPatternError } from './keys.js';
 export {
   findServerBinary,

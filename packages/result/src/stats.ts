@@ -175,3 +175,111 @@ export function summarizeTrials(values: readonly number[], opts: BootstrapOption
 export function isUnstable(cv: number | null, threshold: number = UNSTABLE_CV): boolean {
   return cv !== null && cv > threshold;
 }
+
+/** Student's t 0.975 quantile for 1..30 degrees of freedom (two-sided 95%). */
+const T975 = [
+  12.706204736174694, 4.302652729749462, 3.1824463052837078, 2.7764451051977934, 2.5705818356363146,
+  2.4469118511449786, 2.364624251592784, 2.306004135204166, 2.262157162798205, 2.228138851986274,
+  2.200985160091639, 2.1788128296672284, 2.1603686564627913, 2.144786687917804, 2.131449545559776,
+  2.1199052992212546, 2.1098155778333156, 2.1009220402410382, 2.0930240544083087, 2.085963447265864,
+  2.0796138447276795, 2.0738730679040254, 2.0686576104190486, 2.0638985616280245, 2.0595385527532972,
+  2.0555294386428735, 2.0518305164802846, 2.0484071417952454, 2.045229642132703, 2.0422724563012378,
+];
+
+/** Student's t 0.9995 quantile for 1..30 degrees of freedom (two-sided 99.9%), from scipy.stats.t.ppf. */
+const T9995 = [
+  636.6192487687897, 31.599054576445365, 12.923978636687961, 8.610301581379522, 6.868826625881276,
+  5.95881617881889, 5.407882520861828, 5.041305433373456, 4.780912585931217, 4.586893858702708,
+  4.436979338234516, 4.3177912836062475, 4.22083172770718, 4.140454112738259, 4.072765195903846,
+  4.014996327184108, 3.965126272119082, 3.9216458250852084, 3.883405852592131, 3.8495162749308744,
+  3.8192771642745096, 3.792130671698437, 3.7676268043118246, 3.745398619290096, 3.725143949728693,
+  3.7066117434809525, 3.6895917134592784, 3.6739064007013176, 3.6594050194663748, 3.6459586350420627,
+];
+
+/** The confidence levels an interval can be asked at: the t table each needs, and its normal quantile. */
+const LEVELS = {
+  0.95: { table: T975, z: 1.959963984540054 },
+  0.999: { table: T9995, z: 3.2905267314919255 },
+} as const;
+
+/** A two-sided confidence level there is a t table for. */
+export type ConfidenceLevel = keyof typeof LEVELS;
+
+/**
+ * Student's t quantile for a two-sided interval at `level` (the 0.975 quantile for 95%, 0.9995 for
+ * 99.9%) with df degrees of freedom: a table up to 30, then the Cornish-Fisher expansion around the
+ * normal quantile, which is within 1e-7 (95%) and 4e-6 (99.9%) of the exact value from 31 on.
+ */
+export function tQuantile(level: ConfidenceLevel, df: number): number {
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`tQuantile: df must be a positive integer, got ${String(df)}`);
+  const { table, z } = LEVELS[level] ?? {};
+  if (!table || z === undefined)
+    throw new RangeError(
+      `tQuantile: level must be one of ${Object.keys(LEVELS).join(', ')}, got ${String(level)}`,
+    );
+  if (df <= table.length) return table[df - 1] as number;
+  const z2 = z * z;
+  const g1 = (z * (z2 + 1)) / 4;
+  const g2 = (z * ((5 * z2 + 16) * z2 + 3)) / 96;
+  const g3 = (z * (((3 * z2 + 19) * z2 + 17) * z2 - 15)) / 384;
+  const g4 = (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / 92160;
+  return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
+}
+
+/** Student's t 0.975 quantile (the multiplier of a two-sided 95% interval) for df degrees of freedom. */
+export function tQuantile975(df: number): number {
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`tQuantile975: df must be a positive integer, got ${String(df)}`);
+  return tQuantile(0.95, df);
+}
+
+export interface PairedRatio {
+  /** Pairs (rounds) compared. */
+  n: number;
+  /** Geometric mean of b[i] / a[i]: how many times a's figure b's is, round by round. */
+  ratio: number;
+  /**
+   * The t-based confidence interval of that geometric mean: exp(mean ± t · sd / √n) of the log
+   * ratios, at 95% unless pairedRatio was asked for another level (the names keep the default's).
+   * null for a single pair, which has no spread to speak of.
+   */
+  ci95Low: number | null;
+  ci95High: number | null;
+}
+
+/**
+ * Paired ratio of b over a, where a[i] and b[i] were measured in the same round (back to back,
+ * so whatever else the machine did then weighed on both). Each round's ratio cancels what the
+ * round had in common; the geometric mean and its t interval on the log ratios say how far b is
+ * from a and how sure that is. An interval that excludes 1 is a difference beyond the noise.
+ * `level` widens the interval: 0.999 where a chance miss must be rare (a test's verdict).
+ * Throws a RangeError unless a and b are equally long, non-empty, finite and positive.
+ */
+export function pairedRatio(
+  a: readonly number[],
+  b: readonly number[],
+  level: ConfidenceLevel = 0.95,
+): PairedRatio {
+  assertFiniteSample(a, 'pairedRatio');
+  assertFiniteSample(b, 'pairedRatio');
+  if (a.length !== b.length)
+    throw new RangeError(`pairedRatio: a has ${a.length} values and b ${b.length}: pair them round by round`);
+  const logs = a.map((x, i) => {
+    const y = b[i] as number;
+    if (!(x > 0 && y > 0))
+      throw new RangeError(`pairedRatio: values must be positive, got a=${x} b=${y} at index ${i}`);
+    return Math.log(y / x);
+  });
+  const n = logs.length;
+  const m = mean(logs);
+  if (n < 2) return { n, ratio: Math.exp(m), ci95Low: null, ci95High: null };
+  const half = (tQuantile(level, n - 1) * sampleStdDev(logs)) / Math.sqrt(n);
+  return { n, ratio: Math.exp(m), ci95Low: Math.exp(m - half), ci95High: Math.exp(m + half) };
+}
+
+/** mulberry32 seeded with `seed`: floats in [0, 1), the same sequence for the same seed everywhere. */
+export function seededRandom(seed: number): () => number {
+  if (!Number.isFinite(seed)) throw new RangeError(`seededRandom: seed must be finite, got ${String(seed)}`);
+  return mulberry32(seed);
+}

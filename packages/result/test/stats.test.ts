@@ -5,8 +5,12 @@ import {
   isUnstable,
   mean,
   median,
+  pairedRatio,
   sampleStdDev,
+  seededRandom,
   summarizeTrials,
+  tQuantile,
+  tQuantile975,
   UNSTABLE_CV,
 } from '../src/stats.js';
 
@@ -267,5 +271,139 @@ describe('summarizeTrials', () => {
   it('rejects empty and non-finite input', () => {
     expect(() => summarizeTrials([])).toThrow(RangeError);
     expect(() => summarizeTrials([1, Number.POSITIVE_INFINITY])).toThrow(/non-finite/);
+  });
+});
+
+describe('tQuantile975', () => {
+  it('matches the exact quantiles (scipy.stats.t.ppf(0.975, df)) in the table and past it', () => {
+    expect(tQuantile975(1)).toBeCloseTo(12.706204736174694, 12);
+    expect(tQuantile975(4)).toBeCloseTo(2.7764451051977934, 12);
+    expect(tQuantile975(30)).toBeCloseTo(2.0422724563012378, 12);
+    // Cornish-Fisher from 31 on: checked against the exact values to 1e-7.
+    for (const [df, exact] of [
+      [31, 2.039513446396408],
+      [40, 2.021075390306273],
+      [60, 2.0002978220142604],
+      [100, 1.9839715185235518],
+      [1000, 1.9623390808264083],
+    ] as const)
+      expect(Math.abs(tQuantile975(df) - exact)).toBeLessThan(1e-7);
+  });
+
+  it('refuses a df that is not a positive integer', () => {
+    expect(() => tQuantile975(0)).toThrow(/positive integer, got 0/);
+    expect(() => tQuantile975(2.5)).toThrow(RangeError);
+  });
+});
+
+describe('tQuantile', () => {
+  it('at 99.9% matches scipy.stats.t.ppf(0.9995, df) in the table and, to 4e-6, past it', () => {
+    expect(tQuantile(0.999, 1)).toBeCloseTo(636.6192487687897, 9);
+    expect(tQuantile(0.999, 3)).toBeCloseTo(12.923978636687961, 12);
+    expect(tQuantile(0.999, 30)).toBeCloseTo(3.6459586350420627, 12);
+    for (const [df, exact] of [
+      [31, 3.6334563497583714],
+      [40, 3.550965760863349],
+      [60, 3.460200469196392],
+      [100, 3.390491311164263],
+      [1000, 3.300282648423944],
+    ] as const)
+      expect(Math.abs(tQuantile(0.999, df) - exact)).toBeLessThan(4e-6);
+  });
+
+  it('at 95% is tQuantile975', () => {
+    for (const df of [1, 4, 30, 31, 1000]) expect(tQuantile(0.95, df)).toBe(tQuantile975(df));
+  });
+
+  it('refuses a level it has no table for, and says which it has', () => {
+    expect(() => tQuantile(0.9 as 0.95, 4)).toThrow(/level must be one of 0\.95, 0\.999, got 0\.9/);
+  });
+});
+
+describe('pairedRatio', () => {
+  it('at level 0.999 gives the wider 99.9% interval around the same ratio (scipy agrees)', () => {
+    // numpy/scipy: exp(l.mean() ± t.ppf(0.9995, 3) * l.std(ddof=1) / sqrt(4))
+    const r = pairedRatio([100, 110, 90, 105], [102, 108, 95, 100], 0.999);
+    expect(r.ratio).toBeCloseTo(1.0016840528592208, 12);
+    expect(r.ci95Low!).toBeCloseTo(0.7498982740205765, 12);
+    expect(r.ci95High!).toBeCloseTo(1.3380094027592635, 12);
+  });
+
+  it('is the geometric mean of the per-round ratios with a t interval on their logs (scipy agrees)', () => {
+    // numpy/scipy: l = log(b / a); exp(l.mean() ± t.ppf(0.975, 3) * l.std(ddof=1) / sqrt(4))
+    const r = pairedRatio([100, 110, 90, 105], [102, 108, 95, 100]);
+    expect(r.n).toBe(4);
+    expect(r.ratio).toBeCloseTo(1.0016840528592208, 12);
+    expect(r.ci95Low!).toBeCloseTo(0.9327622288035743, 12);
+    expect(r.ci95High!).toBeCloseTo(1.0756985121915448, 12);
+  });
+
+  it('cancels what a round had in common: a machine slowed in some rounds does not move the ratio', () => {
+    // b is 10% faster than a in every round; rounds 2 and 3 ran while something else loaded the
+    // machine (half and a third the speed). The medians' ratio is thrown off, the paired one is not.
+    const load = [1, 0.5, 0.33, 1, 0.9];
+    const a = load.map((f) => 100_000 * f);
+    const b = load.map((f) => 110_000 * f);
+    const r = pairedRatio(a, b);
+    expect(r.ratio).toBeCloseTo(1.1, 12);
+    expect(r.ci95Low!).toBeCloseTo(1.1, 12);
+    expect(r.ci95High!).toBeCloseTo(1.1, 12);
+    // The same load landing on b only (a run of a, then one of b): b looks slower than a, with a
+    // wide interval, though b was 10% faster throughout.
+    const sequential = pairedRatio(
+      a.map(() => 100_000),
+      b,
+    );
+    expect(sequential.ratio).toBeLessThan(0.9);
+    expect(sequential.ci95High! - sequential.ci95Low!).toBeGreaterThan(0.5);
+  });
+
+  it('is symmetric: b over a is the inverse of a over b, interval included', () => {
+    const a = [120, 95, 101, 99, 130];
+    const b = [118, 99, 97, 104, 126];
+    const ab = pairedRatio(a, b);
+    const ba = pairedRatio(b, a);
+    expect(ab.ratio * ba.ratio).toBeCloseTo(1, 12);
+    expect(ab.ci95Low! * ba.ci95High!).toBeCloseTo(1, 12);
+    expect(ab.ci95High! * ba.ci95Low!).toBeCloseTo(1, 12);
+  });
+
+  it('gives no interval for a single round', () => {
+    expect(pairedRatio([200], [100])).toEqual({ n: 1, ratio: 0.5, ci95Low: null, ci95High: null });
+  });
+
+  it('refuses unequal lengths, empty, non-finite and non-positive input with what was wrong', () => {
+    expect(() => pairedRatio([1, 2], [1])).toThrow(/a has 2 values and b 1: pair them round by round/);
+    expect(() => pairedRatio([], [])).toThrow(/empty input/);
+    expect(() => pairedRatio([1, Number.NaN], [1, 2])).toThrow(/non-finite value NaN at index 1/);
+    expect(() => pairedRatio([1, 0], [1, 2])).toThrow(/must be positive, got a=0 b=2 at index 1/);
+  });
+
+  it('covers a true ratio of 1 in about 95% of A/A comparisons', () => {
+    // 2,000 simulated A/A runs of 5 rounds with log-normal noise: the interval holds 1.0 about
+    // 95% of the time (a binomial 99.9% band around 0.95 for 2,000 draws is ±1.6%).
+    const rand = seededRandom(7);
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    let covered = 0;
+    for (let run = 0; run < 2000; run++) {
+      const a = Array.from({ length: 5 }, () => 1e5 * Math.exp(0.1 * gauss()));
+      const b = Array.from({ length: 5 }, () => 1e5 * Math.exp(0.1 * gauss()));
+      const r = pairedRatio(a, b);
+      if (r.ci95Low! <= 1 && 1 <= r.ci95High!) covered++;
+    }
+    expect(covered / 2000).toBeGreaterThan(0.934);
+    expect(covered / 2000).toBeLessThan(0.966);
+  });
+});
+
+describe('seededRandom', () => {
+  it('gives the same sequence for the same seed, another for another seed', () => {
+    const take = (seed: number) => {
+      const r = seededRandom(seed);
+      return Array.from({ length: 5 }, r);
+    };
+    expect(take(42)).toEqual(take(42));
+    expect(take(42)).not.toEqual(take(43));
+    for (const x of take(42)) expect(x >= 0 && x < 1).toBe(true);
   });
 });

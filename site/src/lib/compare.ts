@@ -93,6 +93,11 @@ export interface ComparedCell {
   ratios: (number | null)[];
   /** Against the first result: is the difference beyond the trials' noise? */
   verdicts: Verdict[];
+  /**
+   * An interleaved run group only (site/src/lib/group-paired.ts): ratios are then the geometric
+   * means of per-round ratios, with this 95% interval over this many rounds.
+   */
+  paired?: ({ rounds: number; ci95Low: number | null; ci95High: number | null } | null)[];
 }
 
 export interface Comparison {

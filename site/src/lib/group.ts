@@ -4,6 +4,7 @@ import type { Chart } from './charts/render.js';
 import { sweepChart } from './charts/sweep.js';
 import { type Comparison, compareResults, toCompareInput } from './compare.js';
 import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
+import { isInterleaved, pairComparison } from './group-paired.js';
 import type { ResultView } from './model.js';
 import { ogSvg } from './og.js';
 import { paths } from './routes.js';
@@ -28,10 +29,11 @@ export function groupPage(
 ): { comparison: Comparison | null; targets: EmbedTarget[] } {
   const source = `run group ${groupId.slice(0, 12)}: ${members.map(memberName).join(' vs ')}`;
   const charts: Chart[] = [];
-  const comparison =
+  const byMedians =
     members.length >= 2
       ? compareResults(members.map((m) => ({ ...toCompareInput(m), name: memberName(m) })))
       : null;
+  const comparison = byMedians && isInterleaved(members) ? pairComparison(byMedians, members) : byMedians;
   if (comparison?.cells.length)
     charts.push(
       cellsChart(

@@ -72,7 +72,8 @@ export interface ResultView {
     detail: string | null;
   };
   source: { title: string; url: string | null; section: string | null; tool: string | null } | null;
-  runGroup: { id: string; label: string; index: number } | null;
+  /** interleaved: the members ran round by round (runGroup.schedule), so their trials pair up. */
+  runGroup: { id: string; label: string; index: number; interleaved: boolean } | null;
   /** The command line that reproduces the result, as far as it can be known. */
   reproduce: string;
   /** The raw record as stored: the envelope for a signed result, the document for an imported one. */
@@ -96,7 +97,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
   const env = doc.environment;
   const m = env.client;
   const s = env.server;
-  const rg = (doc as ResultV1 & { runGroup?: { id: string; label: string; index: number } }).runGroup;
+  const rg = doc.runGroup;
   return {
     id: rec.row.id,
     kind: 'signed',
@@ -151,7 +152,9 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       ? { status: 'verified', keyFingerprint: rec.row.keyFingerprint, detail: null }
       : { status: 'failed', keyFingerprint: rec.row.keyFingerprint, detail: check.reason },
     source: null,
-    runGroup: rg ? { id: rg.id, label: rg.label, index: rg.index } : null,
+    runGroup: rg
+      ? { id: rg.id, label: rg.label, index: rg.index, interleaved: rg.schedule !== undefined }
+      : null,
     reproduce: reproduceSigned(doc),
     raw: rec.envelope ?? rec.document(),
   };

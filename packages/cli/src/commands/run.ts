@@ -1,37 +1,24 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { defaultDatabasePath, ingest, openDatabase, resultPagePath } from '@redis-benchdb/db';
-import {
-  BenchSession,
-  type CellOptions,
-  type CellResult,
-  type LaunchedServer,
-  SUITES,
-  suiteCells,
-  summarizeCell,
-  validateCellOptions,
-  validateClusterCell,
-} from '@redis-benchdb/engine';
+import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
 import { signResult, validateResult } from '@redis-benchdb/result';
-import { CliError, EXIT_USAGE } from '../errors.js';
+import { planCells, SUITE_ID } from '../run/cells.js';
 import { checkClusterFlags, describeCluster } from '../run/cluster.js';
 import { measureDrift, wantsDriftCheck } from '../run/drift.js';
 import { collectEnvironment } from '../run/environment.js';
 import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
 import { CellInterference, localServerPidOf } from '../run/interference.js';
+import { keepAndSubmit, writeAtomically } from '../run/keep.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
-import { type GroupMember, memberOutPath, pinClient, runLaunchedGroup } from '../run/launched-group.js';
+import { pinClient, runLaunchedGroup } from '../run/launched-group.js';
 import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
 import { isListening, startThrowawayServer } from '../run/local-server.js';
 import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
 import { Progress } from '../run/progress.js';
 import { buildResultDocument, isErrorDominated, type MeasuredCell } from '../run/result-document.js';
+import { prepareSigning } from '../run/signing.js';
 import { RunStop } from '../run/stop.js';
-import { createKey, loadKey } from '../signing-key.js';
-import { pendingHint, postEnvelope, serverUrl, setAside, spool } from '../submit.js';
 import { VERSION } from '../version.js';
 
-const SUITE_ID = 'standard-v1';
-const PRODUCT_NAMES: Record<string, string> = {
+export const PRODUCT_NAMES: Record<string, string> = {
   redis: 'Redis',
   valkey: 'Valkey',
   keydb: 'KeyDB',
@@ -39,53 +26,19 @@ const PRODUCT_NAMES: Record<string, string> = {
 };
 
 /** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
-export async function runCommand(flags: RunFlags, command: string[], member?: GroupMember): Promise<number> {
-  // --server-bin: launch each server in turn and come back here once per launch, as a group member.
+export async function runCommand(flags: RunFlags, command: string[]): Promise<number> {
+  // --server-bin: a group of launched servers, planned once and run interleaved (run/launched-group.ts).
   checkClusterFlags(flags);
-  if (!member && flags.serverBin)
-    return runLaunchedGroup(flags, command, (m) => runCommand(flags, command, m));
+  if (flags.serverBin) return runLaunchedGroup(flags, command);
   checkLaunchFlags(flags);
   const plan = parseRunFlags(flags, command);
-  if (member) {
-    plan.target = { ...plan.target, ...member.target };
-    plan.targetIsDefault = false;
-  }
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  const extraWarnings = member?.warnings ?? (flags.clientCpus ? await pinClient(flags.clientCpus, log) : []);
-  const out = flags.out && member ? memberOutPath(flags.out, member.runGroup.index) : flags.out;
+  const extraWarnings = flags.clientCpus ? await pinClient(flags.clientCpus, log) : [];
+  const out = flags.out;
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
 
-  let cells: { label: string; options: CellOptions }[];
-  let trials: number;
-  try {
-    cells = plan.cells
-      ? plan.cells.map((o) => ({ label: adHocLabel(o), options: o }))
-      : suiteCells(SUITE_ID, plan.profile, plan.common);
-    trials = plan.trials ?? (plan.cells ? 1 : SUITES[SUITE_ID]!.profiles[plan.profile]!.trials);
-    // Every cell is checked before any load: a bad one must not fail halfway through a suite.
-    for (const c of cells) validateCellOptions(c.options);
-    if (plan.target.cluster) for (const c of cells) validateClusterCell(c.options);
-    if (cells.length === 0) throw new Error('no tests given: name some with -t (e.g. -t set,get)');
-  } catch (err) {
-    throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
-  }
-  // Every result is signed; the key is needed only at the end, but a missing or unsafe one should
-  // stop the run before it starts, and so should --submit with nowhere to submit to.
-  let key = await loadKey();
-  if (!key) {
-    key = await createKey();
-    log(
-      `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you keep or submit`,
-    );
-  }
-  const submitTo = flags.submit ? await serverUrl(flags.server) : null;
-  if (flags.submit && !submitTo) {
-    throw new CliError(
-      '--submit needs a server: pass --server URL, set REDIS_BENCHDB_SERVER, or put {"server": "URL"} in the config.json beside your signing key',
-      'ERR_USAGE',
-      EXIT_USAGE,
-    );
-  }
+  const { cells, trials, suite } = planCells(plan);
+  const { key, submitTo } = await prepareSigning(flags, log);
 
   let launched: LaunchedServer | null = null;
   if (
@@ -107,7 +60,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
   try {
     session = await BenchSession.open(plan.target);
     // A throwaway server is new: nothing earlier can be on it.
-    if (!launched && !member) await mentionLeftovers(session, plan.target, log);
+    if (!launched) await mentionLeftovers(session, plan.target, log);
     await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
       // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
       log(
@@ -129,7 +82,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       );
       if (session.cluster) log(describeCluster(session.cluster.topology));
     }
-    if (mode === 'csv' && !member?.runGroup.index) process.stdout.write(`${CSV_HEADER}\n`);
+    if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
 
     const progress = new Progress();
     const summaries: MeasuredCell[] = [];
@@ -182,10 +135,10 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
         drift = await measureDrift(session, cells[0]!, first, stop.load).catch(() => null);
       }
 
-    const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched, member));
+    const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
     if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
-      suite: plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' },
+      suite,
       target: plan.target,
       keyPrefix: session.prefix,
       environment,
@@ -196,7 +149,6 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       plannedCells: cells.length,
       error: failure,
       cleanup,
-      ...(member ? { runGroup: member.runGroup } : {}),
       extraWarnings,
       driftCheck: drift,
       cluster: session.cluster?.topology ?? null,
@@ -209,10 +161,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
       );
     }
 
-    member?.onDocument(doc);
-    // A group prints one document per line (JSON Lines), so that stdout stays parseable.
-    if (mode === 'json')
-      process.stdout.write(`${member ? JSON.stringify(doc) : JSON.stringify(doc, null, 2)}\n`);
+    if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
     if (out) await writeAtomically(out, signed);
     const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
@@ -244,66 +193,7 @@ export async function runCommand(flags: RunFlags, command: string[], member?: Gr
   }
 }
 
-/**
- * The signed result goes into the local database (the same ingest() as the service, so a result
- * the service would refuse is refused here too) and, with --submit, to the service; when the
- * service cannot take it now, into the spool for `submit --pending`.
- */
-async function keepAndSubmit(
-  signed: string,
-  opts: { store: boolean; db: string | undefined; submitTo: string | null },
-): Promise<{ ok: boolean; lines: string[] }> {
-  const lines: string[] = [];
-  let ok = true;
-  let id: string | null = null;
-  if (opts.store) {
-    const dbPath = opts.db ?? defaultDatabasePath();
-    const db = openDatabase(dbPath);
-    try {
-      id = ingest(db, signed).id;
-      lines.push(`stored in ${dbPath} as ${id}`);
-      // The site builds from the same database: say how to see the result there.
-      const env = opts.db ? `REDIS_BENCHDB_DB=${dbPath} ` : '';
-      lines.push(
-        `see it on the local site: ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(id)}`,
-      );
-    } catch (err) {
-      ok = false;
-      lines.push(`error: the local database refused the result: ${(err as Error).message}`);
-    } finally {
-      db.close();
-    }
-  }
-  if (opts.submitTo) {
-    const out = await postEnvelope(opts.submitTo, signed);
-    if (out.kind === 'stored')
-      lines.push(
-        `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
-      );
-    else if (out.kind === 'unavailable') {
-      const path = await spool(signed, opts.submitTo, opts.db);
-      lines.push(`not submitted: ${out.reason}. Kept in ${path}: send it later with ${pendingHint(opts.db)}`);
-    } else {
-      ok = false;
-      const path = await setAside(
-        await spool(signed, opts.submitTo, opts.db),
-        `${out.status} ${out.code}: ${out.message}`,
-      );
-      lines.push(
-        `error: the service refused the result (${out.status} ${out.code}: ${out.message}); kept in ${path}`,
-      );
-    }
-  }
-  return { ok, lines };
-}
-
-/** Ad hoc cells are named as redis-benchmark names its tests: the user chose the parameters. */
-function adHocLabel(o: CellOptions): string {
-  if (o.setGetRatio) return `SET:GET ${o.setGetRatio.join(':')}`;
-  return o.test === 'CUSTOM' ? (o.command ?? []).join(' ') : o.test;
-}
-
-function describeTarget(t: {
+export function describeTarget(t: {
   host: string;
   port: number;
   socket?: string;
@@ -312,10 +202,4 @@ function describeTarget(t: {
 }): string {
   const where = t.socket ? `unix:${t.socket}` : `${t.host}:${t.port}`;
   return `${where}${t.tls ? ' (TLS)' : ''}${t.db ? ` db ${t.db}` : ''}`;
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

@@ -28,13 +28,18 @@ export async function measureDrift(
     if (r.incomplete) return null;
     results.push(r);
   }
-  if (results.length < first.trialCount) return null;
-  const repeat = summarizeCell(cell.label, results);
+  return driftFrom(cell.label, first, results);
+}
+
+/** The drift figures of a repeat measurement; null unless it is complete (as many whole trials as the first). */
+export function driftFrom(label: string, first: CellSummary, results: CellResult[]): DriftFigures | null {
+  if (results.length < first.trialCount || results.some((r) => r.incomplete)) return null;
+  const repeat = summarizeCell(label, results);
   const figures = (s: CellSummary) => ({
     median: s.opsPerSec.median,
     ci95Low: s.opsPerSec.ci95Low,
     ci95High: s.opsPerSec.ci95High,
     trialCount: s.trialCount,
   });
-  return driftCheck(cell.label, figures(first), figures(repeat));
+  return driftCheck(label, figures(first), figures(repeat));
 }

@@ -1,16 +1,57 @@
-import type { ResultV1 } from '@redis-benchdb/result';
+import { type ConfidenceLevel, type PairedRatio, pairedRatio, type ResultV1 } from '@redis-benchdb/result';
+
+type Cell = ResultV1['cells'][number];
+
+/**
+ * Member over baseline for one cell of an interleaved group: trial i of each ran in round i + 1,
+ * so they pair up; rounds where either got no throughput (a trial cut short at once) are left out.
+ * null when no round pairs. The interval is at `level` (95% unless asked).
+ */
+export function pairedCellRatio(base: Cell, other: Cell, level: ConfidenceLevel = 0.95): PairedRatio | null {
+  const n = Math.min(base.trials.length, other.trials.length);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = base.trials[i]!.opsPerSec;
+    const y = other.trials[i]!.opsPerSec;
+    if (x > 0 && y > 0) {
+      a.push(x);
+      b.push(y);
+    }
+  }
+  return a.length > 0 ? pairedRatio(a, b, level) : null;
+}
+
+/** "1.03x, 0.97-1.09" and, when the interval excludes 1, "faster" or "slower". */
+function pairedText(p: PairedRatio, rounds: number): string {
+  const parts = [`${p.ratio.toFixed(2)}x`];
+  if (p.ci95Low !== null && p.ci95High !== null) {
+    parts.push(`${p.ci95Low.toFixed(2)}-${p.ci95High.toFixed(2)}`);
+    if (p.ci95Low > 1) parts.push('faster');
+    else if (p.ci95High < 1) parts.push('slower');
+  }
+  if (p.n !== rounds) parts.push(`${p.n} rounds`);
+  return parts.join(', ');
+}
 
 /**
  * The point of a group: its members side by side. One row per member, one column per cell (in the
- * order first seen): the median ops/s and, from the second row on, the ratio to the first. A `*`
- * marks a client-bound cell, whose figure is a floor for the server rather than its capacity. A cell
- * whose replies were mostly errors (warning ERRORS) shows `errors` and takes no part in a ratio.
+ * order first seen): the median ops/s and, from the second row on, how it compares with the first
+ * row. An interleaved group (runGroup.schedule) compares round by round: the geometric mean of the
+ * per-round ratios with its 95% interval, "faster" or "slower" only when the interval excludes 1.
+ * An older, sequential group can only compare medians. A `*` marks a client-bound cell, whose
+ * figure is a floor for the server rather than its capacity. A cell whose replies were mostly
+ * errors (warning ERRORS) shows `errors` and takes no part in a ratio.
  */
 export function comparisonTable(groupId: string, docs: readonly { label: string; doc: ResultV1 }[]): string {
   if (docs.length === 0) return '';
   const cells: string[] = [];
   for (const { doc } of docs) for (const c of doc.cells) if (!cells.includes(c.label)) cells.push(c.label);
   const first = docs[0]!.doc;
+  const paired = docs.every(({ doc }) => doc.runGroup?.schedule !== undefined);
+  const rounds = paired
+    ? Math.max(0, ...docs.flatMap(({ doc }) => doc.cells.map((c) => c.trials.length)))
+    : 0;
   const erroring = (doc: ResultV1, label: string) =>
     doc.warnings.some((w) => w.code === 'ERRORS' && w.cell === label);
   const rows = docs.map(({ label, doc }, i) => [
@@ -19,10 +60,15 @@ export function comparisonTable(groupId: string, docs: readonly { label: string;
       const cell = doc.cells.find((c) => c.label === name);
       if (!cell) return '-';
       if (erroring(doc, name)) return 'errors';
-      const ops = cell.opsPerSec.median;
-      const base = first.cells.find((c) => c.label === name)?.opsPerSec.median;
-      const ratio = i > 0 && base && !erroring(first, name) ? ` (${(ops / base).toFixed(2)}x)` : '';
-      return `${Math.round(ops).toLocaleString('en-US')}${ratio}${cell.saturation.clientBound ? '*' : ''}`;
+      const base = i > 0 && !erroring(first, name) ? first.cells.find((c) => c.label === name) : undefined;
+      let versus = '';
+      if (base && paired) {
+        const p = pairedCellRatio(base, cell);
+        if (p) versus = ` (${pairedText(p, rounds)})`;
+      } else if (base?.opsPerSec.median) {
+        versus = ` (${(cell.opsPerSec.median / base.opsPerSec.median).toFixed(2)}x)`;
+      }
+      return `${Math.round(cell.opsPerSec.median).toLocaleString('en-US')}${versus}${cell.saturation.clientBound ? '*' : ''}`;
     }),
   ]);
   const header = ['', ...cells];
@@ -33,8 +79,11 @@ export function comparisonTable(groupId: string, docs: readonly { label: string;
       .join('  ')
       .trimEnd();
   const anyClientBound = docs.some(({ doc }) => doc.cells.some((c) => c.saturation.clientBound));
+  const how = paired
+    ? `(Nx, lo-hi) is the geometric mean of the per-round ratios to the first row and its 95% interval (paired, ${rounds} round${rounds === 1 ? '' : 's'}); faster/slower only when the interval excludes 1`
+    : '(Nx) is the ratio to the first row';
   return [
-    `run group ${groupId}: ops/s, median over trials; (Nx) is the ratio to the first row${anyClientBound ? '; * client-bound' : ''}`,
+    `run group ${groupId}: ops/s, median over trials; ${how}${anyClientBound ? '; * client-bound' : ''}`,
     line(header),
     ...rows.map(line),
   ].join('\n');

@@ -1,115 +1,181 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
+  BenchSession,
+  DEFAULT_TARGET,
   type LaunchedServer,
   type Pinning,
   pinProcess,
+  RoundShuffler,
   startServer,
+  stopServers,
   type Target,
 } from '@redis-benchdb/engine';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
-import { EXIT_INTERRUPTED } from '../errors.js';
+import { VERSION } from '../version.js';
+import { planCells } from './cells.js';
+import { collectEnvironment } from './environment.js';
+import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
-import { planLaunches } from './launch-plan.js';
+import { finishMember } from './group-result.js';
+import { type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
 import { parseRunFlags, type RunFlags } from './parse-options.js';
-import { INTERRUPT_CODES, STOP_SIGNALS, signalExitCode } from './stop.js';
-
-/** What `run` needs to run as one member of a group: where the launched server is, and its place. */
-export interface GroupMember {
-  target: Partial<Target> & { host: string; port: number };
-  runGroup: NonNullable<ResultV1['runGroup']>;
-  /** NOT_PINNED warnings, for the result. */
-  warnings: Warning[];
-  /** Called with the document before it is printed and signed. */
-  onDocument(doc: ResultV1): void;
-}
+import { prepareSigning } from './signing.js';
+import { RunStop } from './stop.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 /**
- * `run --server-bin ...`: launch each planned server in turn, run the tests against it through
- * `runOne` (the ordinary run, which signs and stores its result), stop it, and go on. A server is
- * stopped whatever happens to its run; Ctrl-C stops the group after the current member.
+ * `run --server-bin ...`: plan the group once, start every planned server, then run the tests
+ * interleaved: each cell round by round, trial r against every member in round r, in a random
+ * order per round (run/group-cells.ts). Each member signs and stores its own result, built as a
+ * single run's is. Every server is stopped whatever happens; Ctrl-C stops the load and keeps what
+ * was measured, marked interrupted.
  */
-export async function runLaunchedGroup(
-  flags: RunFlags,
-  command: string[],
-  runOne: (member: GroupMember) => Promise<number>,
-): Promise<number> {
-  parseRunFlags(flags, command); // a bad -t must fail before any server starts
+export async function runLaunchedGroup(flags: RunFlags, command: string[]): Promise<number> {
+  const runPlan = parseRunFlags(flags, command); // a bad -t must fail before any server starts
+  const planned = planCells(runPlan);
   const plan = await planLaunches(flags);
+  const signing = await prepareSigning(flags, log);
   const size = plan.members.length;
   const clientWarnings = flags.clientCpus ? await pinClient(flags.clientCpus, log) : [];
   log(
-    `run group ${plan.groupId}: ${size} launch${size > 1 ? 'es' : ''}${plan.varies.length ? ` (varies: ${plan.varies.join(', ')})` : ''}`,
+    `run group ${plan.groupId}: ${size} launch${size > 1 ? 'es' : ''}${plan.varies.length ? ` (varies: ${plan.varies.join(', ')})` : ''}, all running at once; each cell's trials are interleaved round by round`,
   );
 
-  let interrupted = false;
-  let interruptCode = EXIT_INTERRUPTED;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // During a member's run, run's own handler stops the load; between members, this one stops the group.
-    if (interrupted) process.exit(interruptCode);
-    interrupted = true;
-    interruptCode = signalExitCode(signal);
-  };
-  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  const stop = new RunStop(log);
+  stop.install();
+  const servers: LaunchedServer[] = [];
+  const members: GroupMember[] = [];
   const docs: { label: string; doc: ResultV1 }[] = [];
   let exitCode = 0;
   try {
     for (const m of plan.members) {
-      if (interrupted) break;
-      let server: LaunchedServer | null = null;
-      try {
-        server = await startServer({
-          bin: m.bin,
-          config: m.config,
-          unixSocketInDir: m.transport === 'unix',
-        }).catch((err: Error) => {
-          // One variant the server refuses (a config line it does not know) must not cost the others.
-          log(
-            `error: [${m.index + 1}/${size}] ${m.label}: ${err.message}\n(skipped; the other launches go on)`,
-          );
-          exitCode = 1;
-          return null;
-        });
-        if (!server) continue;
-        if (interrupted) break; // Ctrl-C while it started: the finally below stops it
-        const warnings = [...clientWarnings];
-        let pinned = '';
-        if (plan.serverCpus !== null) {
-          const pin = await pinProcess(server.pid, plan.serverCpus);
-          pinned = pin.applied ? `, pinned to CPU ${pin.applied}` : `, NOT pinned (${pin.error})`;
-          if (!pin.applied) warnings.push(notPinned('--server-cpus', pin));
-        }
-        const where = m.transport === 'unix' ? `unix:${server.unixSocket}` : `127.0.0.1:${server.port}`;
-        log(
-          `[${m.index + 1}/${size}] ${m.label}: started ${path.basename(server.bin)} ${server.version} (pid ${server.pid}) on ${where}${pinned}`,
-        );
-        const code = await runOne({
-          target: {
-            host: '127.0.0.1',
-            port: server.port,
-            ...(m.transport === 'unix' ? { socket: server.unixSocket } : {}),
-          },
-          runGroup: { id: plan.groupId, index: m.index, size, label: m.label, varies: plan.varies },
-          warnings,
-          onDocument: (doc) => docs.push({ label: m.label, doc }),
-        });
-        // A member stopped by SIGINT, SIGTERM or SIGHUP exits 128 + its number: the group stops too.
-        if (INTERRUPT_CODES.has(code)) {
-          interrupted = true;
-          interruptCode = code;
-        } else exitCode = Math.max(exitCode, code);
-      } finally {
-        await server?.stop();
-      }
+      if (stop.load.aborted) break;
+      const started = await startMember(m, plan, clientWarnings, flags.cloudMetadata === true);
+      if (started.server) servers.push(started.server);
+      if (started.member) members.push(started.member);
+      else exitCode = 1;
+    }
+    // A fresh seed per group: the orders are drawn at random, and recorded in runGroup.schedule.
+    const cellOptions = {
+      signal: stop.load,
+      quiet: flags.quiet === true,
+      text: !flags.json && !flags.csv,
+      shuffler: new RoundShuffler(randomBytes(4).readUInt32LE(0)),
+    };
+    const schedule = await runGroupCells(members, planned, cellOptions);
+    await measureGroupDrift(members, planned, cellOptions);
+    for (const [i, member] of members.entries()) {
+      const finished = await finishMember(member, {
+        flags,
+        planned,
+        signing,
+        stop,
+        runGroup: {
+          id: plan.groupId,
+          index: member.plan.index,
+          size,
+          label: member.plan.label,
+          varies: plan.varies,
+          schedule,
+        },
+        first: i === 0,
+      });
+      if (finished.doc) docs.push({ label: member.plan.label, doc: finished.doc });
+      exitCode = Math.max(exitCode, finished.code);
     }
   } finally {
-    for (const s of STOP_SIGNALS) process.off(s, onSignal);
+    stop.uninstall();
+    await Promise.allSettled(members.map((m) => m.session.close()));
+    await stopServers(servers);
   }
   printComparison(plan.groupId, docs, flags.json || flags.csv ? process.stderr : process.stdout);
-  if (interrupted)
-    log(`interrupted: ${docs.length} of ${size} launches ran; every launched server is stopped`);
-  return interrupted ? interruptCode : exitCode;
+  if (stop.interrupted)
+    log(
+      `interrupted: ${docs.length} of ${size} results kept, marked interrupted; every launched server is stopped`,
+    );
+  return stop.interrupted ? stop.exitCode : exitCode;
+}
+
+/**
+ * Start one planned server, pin it, open a session on it and describe its environment. A server
+ * that does not start (a config line it refuses) costs only its own member: it is reported and
+ * skipped. The server, when it started, is returned even if the rest failed, so it gets stopped.
+ */
+async function startMember(
+  m: LaunchMember,
+  plan: LaunchPlan,
+  clientWarnings: Warning[],
+  cloudMetadata: boolean,
+): Promise<{ server: LaunchedServer | null; member: GroupMember | null }> {
+  const tag = `[${m.index + 1}/${plan.members.length}]`;
+  const skip = (err: Error) => {
+    log(`error: ${tag} ${m.label}: ${err.message}\n(skipped; the other launches go on)`);
+    return null;
+  };
+  const server = await startServer({
+    bin: m.bin,
+    config: m.config,
+    unixSocketInDir: m.transport === 'unix',
+  }).catch(skip);
+  if (!server) return { server: null, member: null };
+  const warnings = [...clientWarnings];
+  let pinned = '';
+  if (plan.serverCpus !== null) {
+    // Every member on the same CPUs: what else runs there weighs on each alike.
+    const pin = await pinProcess(server.pid, plan.serverCpus);
+    pinned = pin.applied ? `, pinned to CPU ${pin.applied}` : `, NOT pinned (${pin.error})`;
+    if (!pin.applied) warnings.push(notPinned('--server-cpus', pin));
+  }
+  const target: Target = {
+    ...DEFAULT_TARGET,
+    host: '127.0.0.1',
+    port: server.port,
+    ...(m.transport === 'unix' ? { socket: server.unixSocket! } : {}),
+  };
+  const where = target.socket ? `unix:${target.socket}` : `127.0.0.1:${server.port}`;
+  const startedAt = new Date();
+  try {
+    const session = await BenchSession.open(target);
+    log(
+      `${tag} ${m.label}: started ${path.basename(server.bin)} ${server.version} (pid ${server.pid}) on ${where}${pinned}; keys under ${session.prefix}*`,
+    );
+    try {
+      // As a single run does: should this process be killed, `cleanup` finds the run's keys by it.
+      await session
+        .markStart(`redis-benchdb ${VERSION}`)
+        .catch((err: Error) =>
+          log(
+            `warning: ${tag} could not mark ${session.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+          ),
+        );
+      const environment = await collectEnvironment(session, target, { cloudMetadata });
+      return {
+        server,
+        member: {
+          plan: m,
+          tag,
+          target,
+          session,
+          environment,
+          warnings,
+          startedAt,
+          serverPid: server.pid,
+          summaries: [],
+          drift: null,
+          failure: null,
+          stopped: false,
+        },
+      };
+    } catch (err) {
+      await session.close();
+      throw err;
+    }
+  } catch (err) {
+    skip(err as Error);
+    return { server, member: null };
+  }
 }
 
 /** Pin this process (and the worker threads it will start) for a run; a failure is reported, not fatal. */
@@ -130,10 +196,4 @@ function notPinned(flag: string, pin: Pinning): Warning {
     message: `${flag} ${pin.requested} was asked for but not applied (${pin.error}): the ${who} ran on any CPU, so client and server may have shared one.`,
     cell: null,
   };
-}
-
-/** `r.json` → `r.2.json`: each member of a group writes its own signed file. */
-export function memberOutPath(out: string, index: number): string {
-  const ext = path.extname(out);
-  return `${out.slice(0, out.length - ext.length)}.${index}${ext || '.json'}`;
 }

@@ -6,7 +6,6 @@ import {
   type Target,
 } from '@redis-benchdb/engine';
 import { cleanupHint } from './invocation.js';
-import type { GroupMember } from './launched-group.js';
 
 /** SCAN calls per node when a run looks for earlier runs' keys at start (5,000 keys each). */
 const START_SCANS = 200;
@@ -17,16 +16,15 @@ export interface CleanupOutcome {
   error: string | null;
 }
 
+/** Keys left on a server the run launched (a throwaway, or a group member) go with it. */
+export const launchedHint = (): string => 'the throwaway server is stopped with them';
+
 /**
  * What to do about keys a run could not remove: on a server the run launched, nothing (it is
  * stopped with them); elsewhere, the `cleanup` command with the run's own connection flags.
  */
-export function leftoverHint(
-  target: Target,
-  launched: LaunchedServer | null,
-  member: GroupMember | undefined,
-): (prefix: string) => string {
-  if (launched || member) return () => 'the throwaway server is stopped with them';
+export function leftoverHint(target: Target, launched: LaunchedServer | null): (prefix: string) => string {
+  if (launched) return launchedHint;
   return (prefix) => `remove them with: ${cleanupHint(target, prefix)}`;
 }
 

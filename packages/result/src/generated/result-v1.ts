@@ -117,6 +117,9 @@ export interface ResultV1 {
    * The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).
    */
   driftCheck?: {
+    /**
+     * The label of the cell measured again.
+     */
     cell: string;
     first: DriftSummary;
     repeat: DriftSummary;
@@ -135,7 +138,7 @@ export interface ResultV1 {
      */
     id: string;
     /**
-     * This member's 0-based position in the group (the order the runs were made); less than size.
+     * This member's 0-based position in the group (its place in the plan: the first is the baseline of comparisons); less than size.
      */
     index: number;
     /**
@@ -150,6 +153,23 @@ export interface ResultV1 {
      * The axes that differ across the group: server, serverConfig, persistence, transport (later versions may add more).
      */
     varies: string[];
+    /**
+     * Present when the members ran interleaved: every server was up at once and each cell ran round by round, trial r against every member in round r, in an order drawn afresh each round. A member's trial i of a cell ran in round i + 1, so trials of one round pair up across members. Every member carries the whole group's schedule. Absent: the members ran one after another.
+     */
+    schedule?: {
+      /**
+       * The cell's 0-based position in the run's planned cells: its index in `cells` of every member that ran it.
+       */
+      cell: number;
+      /**
+       * 1-based.
+       */
+      round: number;
+      /**
+       * The members whose trial began in this round, by runGroup index, in the order they ran.
+       */
+      order: number[];
+    }[];
   };
 }
 /**

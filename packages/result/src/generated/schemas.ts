@@ -213,6 +213,7 @@ export const resultV1Schema = {
       required: ['cell', 'first', 'repeat', 'ratio', 'drifted'],
       properties: {
         cell: {
+          description: 'The label of the cell measured again.',
           type: 'string',
           minLength: 1,
           maxLength: 200,
@@ -248,7 +249,7 @@ export const resultV1Schema = {
         },
         index: {
           description:
-            "This member's 0-based position in the group (the order the runs were made); less than size.",
+            "This member's 0-based position in the group (its place in the plan: the first is the baseline of comparisons); less than size.",
           type: 'integer',
           minimum: 0,
         },
@@ -272,6 +273,40 @@ export const resultV1Schema = {
           items: {
             type: 'string',
             pattern: '^[a-z][A-Za-z0-9]*$',
+          },
+        },
+        schedule: {
+          description:
+            "Present when the members ran interleaved: every server was up at once and each cell ran round by round, trial r against every member in round r, in an order drawn afresh each round. A member's trial i of a cell ran in round i + 1, so trials of one round pair up across members. Every member carries the whole group's schedule. Absent: the members ran one after another.",
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['cell', 'round', 'order'],
+            properties: {
+              cell: {
+                description:
+                  "The cell's 0-based position in the run's planned cells: its index in `cells` of every member that ran it.",
+                type: 'integer',
+                minimum: 0,
+              },
+              round: {
+                description: '1-based.',
+                type: 'integer',
+                minimum: 1,
+              },
+              order: {
+                description:
+                  'The members whose trial began in this round, by runGroup index, in the order they ran.',
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: {
+                  type: 'integer',
+                  minimum: 0,
+                },
+              },
+            },
           },
         },
       },
@@ -1127,7 +1162,7 @@ export const resultV1Schema = {
         note: {
           description: 'What limits the figures (not Linux, remote server), or null.',
           type: ['string', 'null'],
-          maxLength: 2000,
+          maxLength: 500,
           pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },

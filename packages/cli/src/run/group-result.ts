@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { type ResultV1, signResult, validateResult } from '@redis-benchdb/result';
+import type { SigningKey } from '../signing-key.js';
+import type { PlannedCells } from './cells.js';
+import { CSV_HEADER, csvRow } from './format.js';
+import type { GroupMember } from './group-cells.js';
+import { keepAndSubmit, writeAtomically } from './keep.js';
+import { launchedHint, removeRunKeys } from './leftovers.js';
+import type { RunFlags } from './parse-options.js';
+import { buildResultDocument, isErrorDominated } from './result-document.js';
+import type { RunStop } from './stop.js';
+
+export interface FinishContext {
+  flags: RunFlags;
+  planned: PlannedCells;
+  signing: { key: SigningKey; submitTo: string | null };
+  /** The group's signals: whether it was interrupted, and the signal that stops a cleanup. */
+  stop: RunStop;
+  runGroup: NonNullable<ResultV1['runGroup']>;
+  /** The first member to finish prints the CSV header. */
+  first: boolean;
+}
+
+/**
+ * A member's end, as a single run's: remove its keys, build its result with the same
+ * buildResultDocument (plus the group block), sign, write, store and submit it, and say so.
+ * Returns the document (null if it could not be built) and the member's exit code.
+ */
+export async function finishMember(
+  m: GroupMember,
+  ctx: FinishContext,
+): Promise<{ doc: ResultV1 | null; code: number }> {
+  const log = (s: string) => process.stderr.write(`${m.tag} ${s}\n`);
+  const { flags, signing } = ctx;
+  const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
+  const interrupted = ctx.stop.interrupted;
+  const cleanup = await removeRunKeys(m.session, ctx.stop.cleanup, launchedHint);
+  const doc = buildResultDocument({
+    suite: ctx.planned.suite,
+    target: m.target,
+    keyPrefix: m.session.prefix,
+    environment: m.environment,
+    cells: m.summaries,
+    startedAt: m.startedAt,
+    finishedAt: new Date(),
+    interrupted,
+    plannedCells: ctx.planned.cells.length,
+    error: m.failure,
+    cleanup,
+    runGroup: ctx.runGroup,
+    extraWarnings: m.warnings,
+    driftCheck: m.drift,
+    cluster: null,
+  });
+  const valid = validateResult(doc);
+  if (!valid.ok) {
+    // Our own document failing our own schema is a bug; say so rather than publish it.
+    throw new Error(
+      `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    );
+  }
+  // A group prints one document per line (JSON Lines), so that stdout stays parseable.
+  if (mode === 'json') process.stdout.write(`${JSON.stringify(doc)}\n`);
+  if (mode === 'csv') {
+    if (ctx.first) process.stdout.write(`${CSV_HEADER}\n`);
+    for (const c of m.summaries) process.stdout.write(`${csvRow(c)}\n`);
+  }
+  const out = flags.out ? memberOutPath(flags.out, m.plan.index) : undefined;
+  const signed = `${JSON.stringify(signResult(doc, signing.key.privateKeyPem), null, 2)}\n`;
+  if (out) await writeAtomically(out, signed);
+  const kept = await keepAndSubmit(signed, {
+    store: flags.store !== false,
+    db: flags.db,
+    submitTo: signing.submitTo,
+  });
+  if (cleanup.error) log(cleanup.error);
+  else if (mode === 'text')
+    log(
+      `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${m.session.prefix}*`,
+    );
+  if (mode === 'text')
+    for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
+  if (out)
+    log(`wrote ${out}, signed by ${signing.key.fingerprint} (check it with: redis-benchdb verify ${out})`);
+  for (const line of kept.lines) log(line);
+  if (m.failure) {
+    log(`error: ${m.failure} (the cells before it are kept; this result is marked incomplete)`);
+    return { doc, code: 1 };
+  }
+  const failed = doc.cells.find((c) => c.incomplete && c.error);
+  if (failed && !interrupted)
+    log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
+  // As a single run: a cell whose replies were mostly errors fails the run unless --allow-errors.
+  const erroring = flags.allowErrors ? [] : m.summaries.filter(isErrorDominated);
+  if (erroring.length > 0)
+    log(
+      `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
+    );
+  return { doc, code: doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0 };
+}
+
+/** `r.json` → `r.2.json`: each member of a group writes its own signed file. */
+export function memberOutPath(out: string, index: number): string {
+  const ext = path.extname(out);
+  return `${out.slice(0, out.length - ext.length)}.${index}${ext || '.json'}`;
+}
