@@ -1,4 +1,4 @@
-import type { LatencySummaryUs } from './histogram.js';
+import { emptyLatencySummary, type LatencySummaryUs } from './histogram.js';
 import type { DecodedCounts, HistogramGeometry } from './histogram-decode.js';
 
 /**
@@ -12,19 +12,7 @@ import type { DecodedCounts, HistogramGeometry } from './histogram-decode.js';
 export function summarizeCounts(d: DecodedCounts): LatencySummaryUs {
   const { geometry: g, indexes, counts, total } = d;
   const n = indexes.length;
-  if (total === 0 || n === 0)
-    return {
-      count: 0,
-      minUs: 0,
-      meanUs: 0,
-      p50Us: 0,
-      p90Us: 0,
-      p95Us: 0,
-      p99Us: 0,
-      p999Us: 0,
-      p9999Us: 0,
-      maxUs: 0,
-    };
+  if (total === 0 || n === 0) return emptyLatencySummary();
   const targets = PERCENTILES.map((p) => {
     const fp = (p / 100) * total;
     // As hdr-histogram-js: round up, less one ulp so that fp noise cannot skip a count.

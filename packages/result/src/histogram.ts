@@ -94,22 +94,25 @@ export function bucketWidthUs(valueUs: number): number {
 /** Latency percentiles in µs; the shape is the result schema's `Latency`. */
 export type LatencySummaryUs = Latency;
 
+/** The summary of a histogram that holds no value: every figure 0. */
+export function emptyLatencySummary(): LatencySummaryUs {
+  return {
+    count: 0,
+    minUs: 0,
+    meanUs: 0,
+    p50Us: 0,
+    p90Us: 0,
+    p95Us: 0,
+    p99Us: 0,
+    p999Us: 0,
+    p9999Us: 0,
+    maxUs: 0,
+  };
+}
+
 export function summarizeHistogram(h: Histogram): LatencySummaryUs {
   const count = h.totalCount;
-  if (count === 0) {
-    return {
-      count,
-      minUs: 0,
-      meanUs: 0,
-      p50Us: 0,
-      p90Us: 0,
-      p95Us: 0,
-      p99Us: 0,
-      p999Us: 0,
-      p9999Us: 0,
-      maxUs: 0,
-    };
-  }
+  if (count === 0) return emptyLatencySummary();
   // getValueAtPercentile answers with the top of the value's bucket, which can lie above the
   // largest value recorded; a percentile is never above the maximum, so cap it there.
   const maxUs = h.maxValue;
