@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CrossCheck } from '@redis-benchdb/result';
+import type { CrossCheck, ErrorReplies, IncompleteReason, Stall } from '@redis-benchdb/result';
 import {
   encodeHistogram,
   type LatencySummaryUs,
@@ -10,7 +10,6 @@ import { ClusterControl } from './cluster/control.js';
 import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
-import type { IncompleteReason } from './load/connection.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
 import type { KeyStore } from './prefix-keys.js';
@@ -50,25 +49,8 @@ export interface CellResult {
   error: string | null;
 }
 
-/**
- * Error replies apart from successes: how many, their share of the replies, the throughput of
- * the successful ones, and the first error's text (cleaned, at most 200 characters).
- */
-export interface ErrorReplies {
-  count: number;
-  ratio: number;
-  successOpsPerSec: number;
-  example: string;
-}
-
-/** The longest wait for a reply with requests outstanding, and when it began (s into the measured phase). */
-export interface Stall {
-  maxGapMs: number;
-  atSec: number;
-}
-
 /** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */
-export type { CrossCheck };
+export type { CrossCheck, ErrorReplies, Stall };
 
 export interface RunCellHooks {
   onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import type { IncompleteReason } from '@redis-benchdb/result';
 import { ReplyReader } from '../resp/reply-reader.js';
 import { writeKeyDigits } from '../resp/request-template.js';
 import type { Workload } from './workload.js';
@@ -42,8 +43,8 @@ export interface MeasuredConnection {
   longestGap(): { gapMs: number; endMs: number };
 }
 
-/** Why a cell ended before its end; the result schema's `incompleteReason`. */
-export type IncompleteReason = 'reply-timeout' | 'connection-lost' | 'interrupted' | 'failed';
+/** Why a cell ended before its end: the result schema's `incompleteReason`. */
+export type { IncompleteReason };
 
 /** A socket with requests outstanding: since when it has had no reply (ms, performance.now()). */
 export interface ReplyWait {
