@@ -1,14 +1,26 @@
 // Micro-benchmark of the measured path's pure parts: encoding requests from a template and
-// reading replies. Run: pnpm -s build && node packages/engine/bench/hot-path.mjs
+// reading replies. Run: pnpm -s build && node packages/engine/bench/hot-path.mjs [STEP] [--requests N]
 // It prints ns per request; a regression here shows up as lost throughput against redis-benchmark.
+// STEP runs only the steps whose name contains it (e.g. 'standalone batch'), set up alone: under
+// `valgrind --tool=callgrind`, two values of N give instructions per request whatever the load.
+import { parseArgs } from 'node:util';
 import { compileTest, findTests } from '../dist/commands.js';
 import { createKeyGenerator, Rng } from '../dist/keys.js';
 import { LatencyRecorder } from '../dist/load/latency-recorder.js';
 import { createValueSource } from '../dist/load/values.js';
 import { ReplyReader } from '../dist/resp/reply-reader.js';
 
-const N = 2_000_000;
+const { values: args, positionals } = parseArgs({
+  options: { requests: { type: 'string' } },
+  allowPositionals: true,
+});
+const N = args.requests === undefined ? 2_000_000 : Number(args.requests);
+if (!(Number.isInteger(N) && N >= 100))
+  throw new Error(`--requests: want a whole number >= 100, got ${args.requests}`);
+const only = positionals[0] ?? '';
+const wanted = (name) => name.includes(only);
 const time = (name, n, fn) => {
+  if (!wanted(name)) return;
   fn(Math.min(n, 100_000)); // warm up the JIT
   const t = performance.now();
   fn(n);
@@ -109,6 +121,8 @@ for (const [name, size] of [
   const tests = findTests(['set']);
   const depth = 16;
   for (const window of [false, true]) {
+    const name = `cluster ${window ? 'window' : 'batch'} P16 on 3 nodes (encode + reply)`;
+    if (!wanted(name)) continue;
     const routing = new ClusterRouting(plan, tests, 'rbdb:bench00:', 1_000_000);
     const workload = new Workload(
       [compileTest(tests[0], 'rbdb:bench00:', 256)],
@@ -137,7 +151,7 @@ for (const [name, size] of [
     conn.fill(Number.POSITIVE_INFINITY);
     let requests = 0;
     let round = 0;
-    time(`cluster ${window ? 'window' : 'batch'} P16 on 3 nodes (encode + reply)`, N, (n) => {
+    time(name, N, (n) => {
       writes = 0;
       requests = 0;
       while (requests < n) {
@@ -162,6 +176,8 @@ for (const [name, size] of [
   const tests = findTests(['set']);
   const depth = 16;
   for (const window of [false, true]) {
+    const name = `standalone ${window ? 'window' : 'batch'} P16 (send + reply)`;
+    if (!wanted(name)) continue;
     const workload = new Workload(
       [compileTest(tests[0], 'rbdb:bench00:', 256)],
       Uint8Array.from([0]),
@@ -182,7 +198,7 @@ for (const [name, size] of [
     const ok = Buffer.from('+OK\r\n'.repeat(depth));
     conn.fill(Number.POSITIVE_INFINITY);
     let round = 0;
-    time(`standalone ${window ? 'window' : 'batch'} P16 (send + reply)`, N, (n) => {
+    time(name, N, (n) => {
       for (let done = 0; done < n; ) {
         const k = window ? Math.min(conn.inFlight, 1 + (round++ & 3)) : conn.inFlight;
         conn.onRead(k * 5, ok); // onRead is private in TypeScript: the socket's read callback

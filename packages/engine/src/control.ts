@@ -144,6 +144,9 @@ export function explainHandshakeError(where: string, msg: string): string {
   else if (/without any password configured/i.test(msg)) fix = 'The server has no password set: drop -a.';
   else if (/unknown command.*HELLO/i.test(msg)) fix = 'The server does not speak RESP3: drop -3/--resp3.';
   else if (/DB index|invalid DB/i.test(msg)) fix = 'Choose a database the server has (--dbnum).';
+  else if (/max number of clients/i.test(msg))
+    fix =
+      'The server is at its connection limit: run fewer connections (-c), or raise it (CONFIG SET maxclients 10000).';
   return `the server at ${where} refused the handshake: ${msg}${fix ? ` — ${fix}` : ''}`;
 }
 

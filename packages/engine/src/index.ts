@@ -1,3 +1,4 @@
+export type { IncompleteReason } from '@redis-benchdb/result';
 export { ClusterControl, type ClusterPlan } from './cluster/control.js';
 export { ClusterModeError, clusterRefusal, validateClusterTest } from './cluster/routing.js';
 export { keySlot, SLOT_COUNT } from './cluster/slots.js';
@@ -29,7 +30,6 @@ export {
   stopAllServers,
   stopServers,
 } from './launch/index.js';
-export type { IncompleteReason } from './load/connection.js';
 export {
   type Arrival,
   type CellOptions,

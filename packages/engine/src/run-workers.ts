@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ClusterPlan } from './cluster/control.js';
 import type { TestDefinition } from './commands.js';
-import type { ControlMessage, WorkerMessage, WorkerPlan, WorkerReport } from './load/plan.js';
+import type { ControlMessage, LoadPlan, WorkerMessage, WorkerReport } from './load/plan.js';
 import type { CellOptions, Target } from './options.js';
 
 export interface CellPlanParts {
@@ -11,6 +11,12 @@ export interface CellPlanParts {
   valueMin: number;
   valueMax: number;
   /** Cluster mode: where each slot's requests go. */
+  cluster?: ClusterPlan;
+}
+
+/** Everything a worker thread needs to drive its share of a cell. Plain data: it crosses threads. */
+export interface WorkerPlan extends LoadPlan {
+  /** Cluster mode: the primaries and their slots, as read before the cell. */
   cluster?: ClusterPlan;
 }
 

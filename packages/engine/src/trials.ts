@@ -1,5 +1,6 @@
 import {
   encodeHistogram,
+  type IncompleteReason,
   isUnstable,
   type LatencySummaryUs,
   mergeEncodedHistograms,
@@ -7,7 +8,6 @@ import {
   summarizeTrials,
   workloadFingerprint,
 } from '@redis-benchdb/result';
-import type { IncompleteReason } from './load/connection.js';
 import type { CellOptions } from './options.js';
 import type { Saturation } from './saturation.js';
 import type { CellResult, CrossCheck, ErrorReplies, Stall } from './session.js';

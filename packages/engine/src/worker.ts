@@ -1,11 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { clusterConnections } from './cluster/connection.js';
+import { standaloneConnections } from './load/connection.js';
 import { Driver } from './load/driver.js';
-import type { ControlMessage, WorkerMessage, WorkerPlan } from './load/plan.js';
+import type { ControlMessage, WorkerMessage } from './load/plan.js';
+import type { WorkerPlan } from './run-workers.js';
 
 /** A worker thread: connects, then follows start/measure/stop messages and sends back a report. */
 const port = parentPort!;
 const post = (m: WorkerMessage) => port.postMessage(m);
-const driver = new Driver(workerData as WorkerPlan);
+const plan = workerData as WorkerPlan;
+// The driver is given its connections: it drives standalone and cluster ones alike.
+const connections = plan.cluster ? clusterConnections(plan, plan.cluster) : standaloneConnections(plan);
+const driver = new Driver(plan, connections);
 
 driver.connect().then(
   () => post({ type: 'ready' }),

@@ -258,6 +258,32 @@ describe('routing', () => {
     await s.cleanup();
   });
 
+  it('a primary that refuses the node sockets’ handshake is named in the error', async () => {
+    const s = await open({ ...target, resp3: true });
+    // The session's control connections are in; then one primary takes no more clients (its
+    // limit counts clients, replicas and cluster bus links), so the cell's node sockets to it
+    // are refused their HELLO 3.
+    const n = nodes[1]!;
+    const field = (info: string, name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)![1]);
+    const clients = await n.redis.info('clients');
+    const taken =
+      field(clients, 'connected_clients') +
+      field(clients, 'cluster_connections') +
+      field(await n.redis.info('replication'), 'connected_slaves');
+    await n.redis.config('SET', 'maxclients', String(taken));
+    try {
+      const err = await s.runCell(cell({ test: 'SET' })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      // Redis says "max number of clients + cluster connections reached" on a cluster node.
+      expect((err as Error).message).toContain(
+        `the server at cluster node 127.0.0.1:${n.port} refused the handshake: ERR max number of clients`,
+      );
+      expect((err as Error).message).toContain('run fewer connections (-c)');
+    } finally {
+      await n.redis.config('SET', 'maxclients', '10000');
+    }
+  });
+
   it('a custom command with keys of different forms is refused before any load', async () => {
     const s = await open();
     await expect(

@@ -659,6 +659,29 @@ describe('authentication', () => {
   });
 });
 
+describe("the load connections' handshake", () => {
+  const ctx = useServer();
+
+  it('a server that refuses it is named in the error, with what to change', async () => {
+    // HELLO 3 is the handshake. The session's control connection is in; then the server takes no
+    // more clients, so the cell's load connections are refused (not the control plane's).
+    const s = await open({ ...ctx.target, resp3: true });
+    const admin = await client({ host: ctx.server.host, port: ctx.server.port });
+    const connected = /connected_clients:(\d+)/.exec(await admin.info('clients'))![1]!;
+    await admin.config('SET', 'maxclients', connected);
+    try {
+      const err = await s.runCell(cell({ test: 'SET' })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toContain(
+        `the server at 127.0.0.1:${ctx.server.port} refused the handshake: ERR max number of clients reached`,
+      );
+      expect((err as Error).message).toContain('run fewer connections (-c)');
+    } finally {
+      await admin.config('SET', 'maxclients', '10000');
+    }
+  });
+});
+
 describe('RESP3, reads and misses', () => {
   const ctx = useServer();
 

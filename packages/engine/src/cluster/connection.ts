@@ -1,20 +1,42 @@
 import type {
   ConnectionCounters,
+  ConnectionFactory,
   ConnectionHost,
   MeasuredConnection,
+  ReplyGap,
   ReplyWait,
-  SocketOptions,
-} from '../load/connection.js';
+} from '../load/measured-connection.js';
+import type { LoadPlan } from '../load/plan.js';
+import { HandshakeFailure } from '../load/reply-socket.js';
+import type { SocketOptions } from '../load/socket-options.js';
 import type { Workload } from '../load/workload.js';
+import type { ClusterPlan } from './control.js';
 import { NodeSocket, type NodeSocketOwner } from './node-socket.js';
 import { PendingPool } from './pending-pool.js';
-import { type ClusterRouting, RequestKeys } from './routing.js';
+import { ClusterRouting, RequestKeys } from './routing.js';
 
 /** A request redirected more often than this is answered with its last MOVED/ASK, as an error. */
 export const MAX_REDIRECTS = 16;
 
 /** How many requests, in multiples of P, may wait in a node's pending pool beyond what its room takes. */
 export const POOL_DEPTHS = 4;
+
+/**
+ * Connections to a cluster, routed by `cluster` (the primaries and their slots, read before the
+ * cell). Throws a ClusterModeError for a test that cannot run in cluster mode.
+ */
+export function clusterConnections(plan: LoadPlan, cluster: ClusterPlan): ConnectionFactory {
+  const routing = new ClusterRouting(cluster, plan.tests, plan.prefix, plan.keyspaceSize);
+  const window = plan.pipelineMode === 'window';
+  const openLoop = plan.rateOpsPerSec !== null;
+  return {
+    followsRedirects: true,
+    create: (host, workload, i) => {
+      const seed = plan.seed * 31 + plan.workerIndex * 1_000_003 + i;
+      return new ClusterConnection(host, workload, routing, plan.pipelineDepth, window, openLoop, i, seed);
+    },
+  };
+}
 
 /**
  * One of the cell's connections, in cluster mode: a socket to every primary, each its own
@@ -72,15 +94,18 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
 
   /** Connect to every primary and run the handshake on each; names the node on failure. */
   async open(opts: SocketOptions, handshake: Buffer[], readBuffer: Buffer): Promise<void> {
+    // Cluster nodes are reached by the address the cluster announces, with the target's TLS.
+    const tls = opts.tls ? { tls: opts.tls } : {};
     await Promise.all(
       this.nodes.map(async (n) => {
         try {
-          await n.connect(opts, readBuffer);
+          await n.connect({ ...n.address, ...tls }, readBuffer);
         } catch (err) {
-          throw new Error(`cannot connect to cluster node ${n.describe()}: ${(err as Error).message}`);
+          throw new Error(`cannot connect to cluster node ${n.server}: ${(err as Error).message}`);
         }
         await n.handshake(handshake).catch((err: Error) => {
-          throw Object.assign(err, { node: n.describe() });
+          if (err instanceof HandshakeFailure) err.where = `cluster node ${n.server}`;
+          throw err;
         });
       }),
     );
@@ -263,14 +288,16 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
       : {
           sinceMs: oldest.progressMs,
           outstanding: oldest.outstanding(),
-          server: `cluster node ${oldest.describe()}`,
+          server: `cluster node ${oldest.server}`,
         };
   }
 
-  longestGap(): { gapMs: number; endMs: number } {
+  longestGap(): ReplyGap {
     let best = { gapMs: 0, endMs: 0 };
-    for (const n of this.nodes)
-      if (n.maxGapMs > best.gapMs) best = { gapMs: n.maxGapMs, endMs: n.maxGapEndMs };
+    for (const n of this.nodes) {
+      const gap = n.longestGap();
+      if (gap.gapMs > best.gapMs) best = gap;
+    }
     return best;
   }
 }

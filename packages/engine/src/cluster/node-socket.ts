@@ -1,8 +1,5 @@
-import net from 'node:net';
-import tls from 'node:tls';
-import type { SocketOptions } from '../load/connection.js';
+import { ReplySocket } from '../load/reply-socket.js';
 import type { Workload } from '../load/workload.js';
-import { ReplyReader } from '../resp/reply-reader.js';
 import { writeKeyDigits } from '../resp/request-template.js';
 import type { RequestKeys } from './routing.js';
 
@@ -22,57 +19,33 @@ export interface NodeSocketOwner {
 }
 
 /**
- * One raw socket of a cluster connection to one primary, and its own pipeline of depth P. Like
- * LoadConnection, requests are pre-encoded where their length is fixed (only key digits
- * rewritten) and replies are timed from a ring of send times; the ring also keeps each request's
- * test, key number and redirect count, so a MOVED or ASK reply can be sent again elsewhere with
- * its first send time.
+ * One raw socket of a cluster connection to one primary, and its own pipeline of depth P. Its
+ * lifecycle is LoadConnection's (ReplySocket): requests are pre-encoded where their length is
+ * fixed (only key digits rewritten) and replies are timed from a ring of send times; the ring also
+ * keeps each request's test, key number and redirect count, so a MOVED or ASK reply can be sent
+ * again elsewhere with its first send time.
  *
  * A redirected request stays in the pipeline of the node it was first sent to (its home) until
  * its final reply, wherever that comes from: so each node keeps at most P of its own requests in
  * flight, the connection at most P x primaries, and every ring holds at most twice that (each
  * request, plus an ASKING before it).
  */
-export class NodeSocket {
-  readonly reader = new ReplyReader();
-  socket: net.Socket | null = null;
-  bytesIn = 0;
-  bytesOut = 0;
-  /** Replies that answered no request: handshake, ASKING, redirects followed. */
-  nonRequestReplies = 0;
-  /** Requests first sent here and not finally answered (here or, redirected, elsewhere). */
-  inFlight = 0;
-  /** When this socket last made progress: its last reply, or the send that ended an idle spell. */
-  progressMs = 0;
-  /** The longest wait for a reply that ended in the measured phase, and when it ended. */
-  maxGapMs = 0;
-  maxGapEndMs = 0;
-
-  readonly sendTimes: Float64Array;
-  readonly intendedTimes: Float64Array | null;
+export class NodeSocket extends ReplySocket {
   readonly templateOf: Uint8Array;
   readonly keyOf: Float64Array;
   readonly redirectsOf: Uint8Array;
   /** A redirected request's home node (index in the connection); read only where redirectsOf > 0. */
   readonly homeOf: Uint16Array;
-  private readonly mask: number;
-  private head = 0;
-  private tail = 0;
   /** Requests appended since the last flush, and where they are being encoded. */
   private batchCount = 0;
   private batchPos = 0;
   private batchPrepared = false;
-  private scratch: Buffer;
-  private readonly prepared: Buffer | null = null;
-  private readonly preparedViews: Buffer[] = [];
   // Redirect replies seen while feeding the reader: [ordinal, message] pairs, rare.
   private readonly pendingRedirects: (number | string)[] = [];
-  private closing = false;
-  private handshakeWait: { need: number; resolve: () => void; reject: (e: Error) => void } | null = null;
 
   constructor(
     private readonly owner: NodeSocketOwner,
-    private readonly workload: Workload,
+    workload: Workload,
     /** This node's index among the connection's node sockets. */
     readonly index: number,
     /** The pipeline depth P: the most requests one send can put on this socket. */
@@ -83,72 +56,20 @@ export class NodeSocket {
     readonly address: { host: string; port: number },
   ) {
     // Redirects can gather every request of the connection on one node, each after an ASKING.
-    let size = 1;
-    while (size < 2 * connectionDepth + 2) size <<= 1;
-    this.mask = size - 1;
-    this.sendTimes = new Float64Array(size);
-    this.intendedTimes = openLoop ? new Float64Array(size) : null;
+    super(workload, batchMax, 2 * connectionDepth + 2, openLoop);
+    const size = this.mask + 1;
     this.templateOf = new Uint8Array(size);
     this.keyOf = new Float64Array(size);
     this.redirectsOf = new Uint8Array(size);
     this.homeOf = new Uint16Array(size);
-    this.scratch = Buffer.allocUnsafe(Math.max(16_384, batchMax * workload.maxRequestBytes));
-    const fixed = workload.fixed;
-    if (fixed !== null && fixed.bytes.length * batchMax <= 64 * 1024 * 1024) {
-      this.prepared = Buffer.allocUnsafe(fixed.bytes.length * batchMax);
-      for (let i = 0; i < batchMax; i++) fixed.bytes.copy(this.prepared, i * fixed.bytes.length);
-    }
     this.reader.onRedirect = (message, ordinal) => {
       this.pendingRedirects.push(ordinal, message);
     };
   }
 
-  connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let socket: net.Socket;
-      if (opts.tls) {
-        socket = tls.connect({ ...opts.tls, host: this.address.host, port: this.address.port });
-        socket.on('data', (chunk: Buffer) => this.onRead(chunk.length, chunk));
-      } else {
-        const onread = {
-          buffer: readBuffer,
-          callback: (n: number, b: Buffer) => {
-            this.onRead(n, b);
-            return true;
-          },
-        };
-        socket = net.connect({ onread, host: this.address.host, port: this.address.port });
-      }
-      socket.setNoDelay(true);
-      this.socket = socket;
-      const onError = (err: Error) => reject(err);
-      socket.once('error', onError);
-      socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
-        socket.off('error', onError);
-        socket.on('error', (err) => this.lost(err));
-        socket.on('close', () =>
-          this.lost(new Error(`connection to ${this.describe()} closed by the server`)),
-        );
-        resolve();
-      });
-    });
-  }
-
-  describe(): string {
-    return `${this.address.host}:${this.address.port}`;
-  }
-
   /** Ring entries awaiting a reply here: requests, redirected ones sent here, ASKINGs. */
   outstanding(): number {
     return (this.tail - this.head) & this.mask;
-  }
-
-  handshake(commands: Buffer[]): Promise<void> {
-    if (commands.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.handshakeWait = { need: this.reader.replies + commands.length, resolve, reject };
-      this.socket!.write(Buffer.concat(commands));
-    });
   }
 
   /** Add one request to the batch that flush() writes. */
@@ -184,22 +105,8 @@ export class NodeSocket {
     const n = this.batchCount;
     if (n === 0) return;
     this.batchCount = 0;
-    let out: Buffer;
-    if (this.batchPrepared) {
-      out = this.preparedViews[n] ?? this.prepared!.subarray(0, n * this.workload.fixed!.bytes.length);
-      this.preparedViews[n] = out;
-    } else out = this.scratch.subarray(0, this.batchPos);
-    const times = this.sendTimes;
-    let tail = this.tail;
-    if (tail === this.head) this.progressMs = now;
-    for (let i = 0; i < n; i++) {
-      times[tail] = now;
-      tail = (tail + 1) & this.mask;
-    }
-    this.tail = tail;
-    this.inFlight += n;
-    this.bytesOut += out.length;
-    this.socket!.write(out);
+    const out = this.batchPrepared ? this.preparedView(n) : this.scratch.subarray(0, this.batchPos);
+    this.writeTimed(out, n, now);
   }
 
   /**
@@ -248,53 +155,20 @@ export class NodeSocket {
     this.tail = (e + 1) & this.mask;
   }
 
-  close(): void {
-    this.closing = true;
-    this.socket?.destroy();
-  }
-
-  private onRead(nread: number, buf: Buffer): void {
-    const now = performance.now();
-    this.bytesIn += nread;
-    let k: number;
-    try {
-      k = this.reader.feed(buf, nread);
-    } catch (err) {
-      this.lost(err as Error);
-      return;
-    }
-    if (k === 0) return;
-    const wait = this.handshakeWait;
-    if (wait !== null) {
-      if (this.reader.errorsByType.size > 0) {
-        this.handshakeWait = null;
-        wait.reject(new Error(this.reader.lastError));
-      } else if (this.reader.replies >= wait.need) {
-        this.handshakeWait = null;
-        this.nonRequestReplies = this.reader.replies;
-        wait.resolve();
-      }
-      return;
-    }
+  protected timeReplies(k: number, now: number, measureStart: number): void {
+    // Redirect replies among these k: their ordinals, and the next one to meet.
+    const redirects = this.pendingRedirects;
+    let r = 0;
+    let ordinal = this.reader.replies - k;
+    // Replies that answered requests, those first sent here, those sent after measureStart.
+    let completed = 0;
+    let own = 0;
+    let measured = 0;
     const w = this.workload;
     const times = this.sendTimes;
     const intended = this.intendedTimes;
     const mask = this.mask;
-    const measureStart = w.measureStartMs;
-    // A reply ends a wait that began at the last progress: the longest is kept (STALL).
-    const gap = now - this.progressMs;
-    if (gap > this.maxGapMs && now >= measureStart) {
-      this.maxGapMs = gap;
-      this.maxGapEndMs = now;
-    }
-    this.progressMs = now;
-    const redirects = this.pendingRedirects;
-    let r = 0;
-    let ordinal = this.reader.replies - k;
     let head = this.head;
-    let completed = 0;
-    let own = 0;
-    let measured = 0;
     for (let j = 0; j < k; j++, ordinal++) {
       const e = head;
       head = (head + 1) & mask;
@@ -332,14 +206,7 @@ export class NodeSocket {
     this.owner.onNodeReplies(completed, now);
   }
 
-  private lost(err: Error): void {
-    if (this.closing) return;
-    this.closing = true;
-    const wait = this.handshakeWait;
-    if (wait) {
-      this.handshakeWait = null;
-      wait.reject(err);
-    }
+  protected onLost(err: Error): void {
     this.owner.onNodeLost(err);
   }
 }

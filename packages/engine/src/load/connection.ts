@@ -1,178 +1,49 @@
-import net from 'node:net';
-import tls from 'node:tls';
-import type { IncompleteReason } from '@redis-benchdb/result';
-import { ReplyReader } from '../resp/reply-reader.js';
 import { writeKeyDigits } from '../resp/request-template.js';
+import type {
+  ConnectionCounters,
+  ConnectionFactory,
+  ConnectionHost,
+  MeasuredConnection,
+  ReplyWait,
+} from './measured-connection.js';
+import type { LoadPlan } from './plan.js';
+import { ReplySocket } from './reply-socket.js';
+import type { SocketOptions } from './socket-options.js';
 import type { Workload } from './workload.js';
 
-/** What a connection reports to the driver that owns it. */
-export interface ConnectionHost {
-  onReplies(conn: MeasuredConnection, count: number, now: number): void;
-  onConnectionLost(conn: MeasuredConnection, err: Error): void;
-  /** Stop the cell with this reason (the result is marked incomplete). */
-  abort(reason: string, kind?: IncompleteReason): void;
-}
-
-/**
- * What the driver needs of a measured connection: one socket (LoadConnection), or in cluster
- * mode one socket per primary (ClusterConnection), each its own pipeline. The connection knows
- * its pipelines and their mode; the driver grants a budget (the measured requests it may still
- * start) and is told how many requests the connection took on. A request is taken on when its
- * key is drawn: it is sent at once, or (cluster mode) waits in a pending pool until its node has
- * room, and is answered in either case unless the cell stops first (discardPending).
- */
-export interface MeasuredConnection {
-  /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
-  nextIntendedMs: number;
-  /**
-   * Closed loop: send what the pipelines have room for (window: up to P in flight; batch: P once
-   * all of its replies are in), taking on at most `budget` new requests. Returns how many.
-   */
-  fill(budget: number): number;
-  /** Open loop: take on each request whose intended time has come, at most `budget`; sent while there is room. */
-  sendDue(now: number, budget: number): number;
-  /** Open loop: when the timer must next wake this connection; +Infinity if only its replies can let it send. */
-  nextWakeMs(): number;
-  /** Drop the requests taken on but not sent (when measuring begins, or the cell stops); returns how many. */
-  discardPending(): number;
-  close(): void;
-  counters(): ConnectionCounters;
-  /** The socket waiting longest for a reply, or null when none has a request outstanding. */
-  longestWait(): ReplyWait | null;
-  /** The longest wait for a reply that ended in the measured phase. */
-  longestGap(): { gapMs: number; endMs: number };
-}
-
-/** Why a cell ended before its end: the result schema's `incompleteReason`. */
-export type { IncompleteReason };
-
-/** A socket with requests outstanding: since when it has had no reply (ms, performance.now()). */
-export interface ReplyWait {
-  sinceMs: number;
-  outstanding: number;
-  server: string;
-}
-
-export interface ConnectionCounters {
-  /** Replies to the cell's requests: not handshakes, nor redirects that were followed. */
-  completed: number;
-  nils: number;
-  errors: ReadonlyMap<string, number>;
-  bytesIn: number;
-  bytesOut: number;
-  /** Cluster mode: MOVED and ASK replies followed. */
-  moved: number;
-  ask: number;
-  /** The first error reply's message, or '' if none came. */
-  errorExample: string;
-}
-
-export interface SocketOptions {
-  host: string;
-  port: number;
-  socket?: string;
-  tls?: tls.ConnectionOptions;
+/** Connections to one server: one socket each, its own pipeline of depth P. */
+export function standaloneConnections(plan: LoadPlan): ConnectionFactory {
+  const window = plan.pipelineMode === 'window';
+  const openLoop = plan.rateOpsPerSec !== null;
+  return {
+    followsRedirects: false,
+    create: (host, workload) => new LoadConnection(host, workload, plan.pipelineDepth, window, openLoop),
+  };
 }
 
 /**
  * One measured connection: writes requests from the workload's templates and times each reply.
  * Replies arrive in request order (RESP is FIFO per connection), so send times live in a ring.
  */
-export class LoadConnection implements MeasuredConnection {
-  readonly reader = new ReplyReader();
-  socket: net.Socket | null = null;
-  inFlight = 0;
-  bytesIn = 0;
-  bytesOut = 0;
-  /** Replies to the handshake (HELLO, AUTH, SELECT): not requests of the cell. */
-  handshakeReplies = 0;
+export class LoadConnection extends ReplySocket implements MeasuredConnection {
   /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
   nextIntendedMs = Number.POSITIVE_INFINITY;
-  /**
-   * When this socket last made progress: its last reply, or the send that ended an idle spell.
-   * A watchdog in the driver compares it with the clock: no timer per request.
-   */
-  progressMs = 0;
-  private maxGapMs = 0;
-  private maxGapEndMs = 0;
-  private server = '';
-
-  private readonly sendTimes: Float64Array;
-  private readonly intendedTimes: Float64Array | null;
-  private readonly mask: number;
-  private head = 0;
-  private tail = 0;
-  private scratch: Buffer;
-  // Pre-encoded copies of a fixed-length request, one per pipeline slot, and views of the
-  // first n of them: a send rewrites only the key digits instead of encoding whole requests.
-  private readonly prepared: Buffer | null = null;
-  private readonly preparedViews: Buffer[] = [];
-  private closing = false;
-  private handshakeWait: { need: number; resolve: () => void; reject: (e: Error) => void } | null = null;
 
   constructor(
     private readonly host: ConnectionHost,
-    private readonly workload: Workload,
+    workload: Workload,
     /** The pipeline depth P. */
     private readonly depth: number,
     /** Window mode (refill as replies arrive) rather than batch (P, then wait for all P). */
     private readonly window: boolean,
     openLoop: boolean,
   ) {
-    let size = 1;
-    while (size < depth) size <<= 1;
-    this.mask = size - 1;
-    this.sendTimes = new Float64Array(size);
-    this.intendedTimes = openLoop ? new Float64Array(size) : null;
-    this.scratch = Buffer.allocUnsafe(Math.max(16_384, depth * workload.maxRequestBytes));
-    const fixed = workload.fixed;
-    if (fixed !== null && fixed.bytes.length * depth <= 64 * 1024 * 1024) {
-      this.prepared = Buffer.allocUnsafe(fixed.bytes.length * depth);
-      for (let i = 0; i < depth; i++) fixed.bytes.copy(this.prepared, i * fixed.bytes.length);
-    }
+    super(workload, depth, depth, openLoop);
   }
 
-  connect(opts: SocketOptions, readBuffer: Buffer): Promise<void> {
-    this.server = opts.socket ? `unix socket ${opts.socket}` : `${opts.host}:${opts.port}`;
-    return new Promise((resolve, reject) => {
-      // Returning false would pause the socket; the reader never needs to.
-      const onRead = (nread: number, buf: Buffer) => {
-        this.onRead(nread, buf);
-        return true;
-      };
-      let socket: net.Socket;
-      if (opts.tls) {
-        // TLS sockets do not support `onread`; they deliver decrypted 'data' chunks instead.
-        socket = tls.connect({ ...opts.tls, host: opts.host, port: opts.port });
-        socket.on('data', (chunk: Buffer) => this.onRead(chunk.length, chunk));
-      } else {
-        // `onread` reads into one reused buffer: no Buffer and no 'data' event per read.
-        const base = { onread: { buffer: readBuffer, callback: onRead } } as const;
-        socket = opts.socket
-          ? net.connect({ ...base, path: opts.socket })
-          : net.connect({ ...base, host: opts.host, port: opts.port });
-      }
-      socket.setNoDelay(true);
-      this.socket = socket;
-      const ready = opts.tls ? 'secureConnect' : 'connect';
-      const onError = (err: Error) => reject(err);
-      socket.once('error', onError);
-      socket.once(ready, () => {
-        socket.off('error', onError);
-        socket.on('error', (err) => this.lost(err));
-        socket.on('close', () => this.lost(new Error('connection closed by the server')));
-        resolve();
-      });
-    });
-  }
-
-  /** Send control commands (AUTH, HELLO, SELECT) and fail with the server's error if any. */
-  handshake(commands: Buffer[]): Promise<void> {
-    if (commands.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.handshakeWait = { need: this.reader.replies + commands.length, resolve, reject };
-      this.socket!.write(Buffer.concat(commands));
-    });
+  async open(opts: SocketOptions, handshake: Buffer[], readBuffer: Buffer): Promise<void> {
+    await this.connect(opts, readBuffer);
+    await this.handshake(handshake);
   }
 
   fill(budget: number): number {
@@ -202,19 +73,7 @@ export class LoadConnection implements MeasuredConnection {
       for (let i = 0; i < n; i++) pos = w.nextTemplate().encode(buf, pos, w.keys, w.values);
       out = buf.subarray(0, pos);
     }
-    const now = performance.now();
-    const times = this.sendTimes;
-    const mask = this.mask;
-    let tail = this.tail;
-    for (let i = 0; i < n; i++) {
-      times[tail] = now;
-      tail = (tail + 1) & mask;
-    }
-    this.tail = tail;
-    if (this.inFlight === 0) this.progressMs = now;
-    this.inFlight += n;
-    this.bytesOut += out.length;
-    this.socket!.write(out);
+    this.writeTimed(out, n, performance.now());
   }
 
   private patchPrepared(n: number): Buffer {
@@ -226,12 +85,7 @@ export class LoadConnection implements MeasuredConnection {
     for (let i = 0, base = 0; i < n; i++, base += size) {
       for (let k = 0; k < offsets.length; k++) writeKeyDigits(prepared, base + offsets[k]!, keys.nextKey());
     }
-    let view = this.preparedViews[n];
-    if (view === undefined) {
-      view = prepared.subarray(0, n * size);
-      this.preparedViews[n] = view;
-    }
-    return view;
+    return this.preparedView(n);
   }
 
   /** Open loop: send every request whose intended time has come, while the window has room. */
@@ -258,15 +112,10 @@ export class LoadConnection implements MeasuredConnection {
     return 0;
   }
 
-  close(): void {
-    this.closing = true;
-    this.socket?.destroy();
-  }
-
   counters(): ConnectionCounters {
     const r = this.reader;
     return {
-      completed: r.replies - this.handshakeReplies,
+      completed: r.replies - this.nonRequestReplies,
       nils: r.nils,
       errors: r.errorsByType,
       bytesIn: this.bytesIn,
@@ -283,45 +132,11 @@ export class LoadConnection implements MeasuredConnection {
       : null;
   }
 
-  longestGap(): { gapMs: number; endMs: number } {
-    return { gapMs: this.maxGapMs, endMs: this.maxGapEndMs };
-  }
-
-  private onRead(nread: number, buf: Buffer): void {
-    const now = performance.now();
-    this.bytesIn += nread;
-    let k: number;
-    try {
-      k = this.reader.feed(buf, nread);
-    } catch (err) {
-      this.lost(err as Error);
-      return;
-    }
-    if (k === 0) return;
-    const wait = this.handshakeWait;
-    if (wait !== null) {
-      if (this.reader.errorsByType.size > 0) {
-        this.handshakeWait = null;
-        wait.reject(new Error(this.reader.lastError));
-      } else if (this.reader.replies >= wait.need) {
-        this.handshakeWait = null;
-        this.handshakeReplies = this.reader.replies;
-        wait.resolve();
-      }
-      return;
-    }
+  protected timeReplies(k: number, now: number, measureStart: number): void {
     const w = this.workload;
     const times = this.sendTimes;
     const intended = this.intendedTimes;
     const mask = this.mask;
-    const measureStart = w.measureStartMs;
-    // A reply ends a wait that began at the last progress: the longest is kept (STALL).
-    const gap = now - this.progressMs;
-    if (gap > this.maxGapMs && now >= measureStart) {
-      this.maxGapMs = gap;
-      this.maxGapEndMs = now;
-    }
-    this.progressMs = now;
     let head = this.head;
     let measured = 0;
     for (let j = 0; j < k; j++) {
@@ -340,14 +155,7 @@ export class LoadConnection implements MeasuredConnection {
     this.host.onReplies(this, k, now);
   }
 
-  private lost(err: Error): void {
-    if (this.closing) return;
-    this.closing = true;
-    const wait = this.handshakeWait;
-    if (wait) {
-      this.handshakeWait = null;
-      wait.reject(err);
-    }
+  protected onLost(err: Error): void {
     this.host.onConnectionLost(this, err);
   }
 }

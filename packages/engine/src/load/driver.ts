@@ -1,20 +1,17 @@
-import { readFileSync } from 'node:fs';
-import type tls from 'node:tls';
-import { encodeHistogram } from '@redis-benchdb/result';
-import { ClusterConnection } from '../cluster/connection.js';
-import { ClusterRouting } from '../cluster/routing.js';
+import { encodeHistogram, type IncompleteReason } from '@redis-benchdb/result';
 import { compileTest } from '../commands.js';
 import { describeTarget, explainHandshakeError } from '../control.js';
 import { createKeyGenerator, Rng } from '../keys.js';
-import { DEFAULT_REPLY_TIMEOUT_SEC, STALL_WARN_MS, type Target } from '../options.js';
-import {
-  type ConnectionHost,
-  type IncompleteReason,
-  LoadConnection,
-  type MeasuredConnection,
-  type SocketOptions,
-} from './connection.js';
-import type { WorkerPlan, WorkerReport } from './plan.js';
+import { DEFAULT_REPLY_TIMEOUT_SEC, STALL_WARN_MS } from '../options.js';
+import type {
+  ConnectionFactory,
+  ConnectionHost,
+  MeasuredConnection,
+  ReplyGap,
+} from './measured-connection.js';
+import type { LoadPlan, WorkerReport } from './plan.js';
+import { HandshakeFailure } from './reply-socket.js';
+import { handshakeCommands, toSocketOptions } from './socket-options.js';
 import { createValueSource } from './values.js';
 import { Workload } from './workload.js';
 
@@ -29,10 +26,7 @@ const PHASE_DONE = 2;
 export class Driver implements ConnectionHost {
   readonly workload: Workload;
   private readonly conns: MeasuredConnection[] = [];
-  private readonly window: boolean;
-  private readonly depth: number;
   private readonly openLoop: boolean;
-  private readonly routing: ClusterRouting | null;
   private phase = PHASE_RUNNING;
   /** Measured requests this worker may still take on (draw keys for); +Infinity for a duration. */
   private remaining: number;
@@ -42,7 +36,7 @@ export class Driver implements ConnectionHost {
   private error: string | null = null;
   private errorKind: IncompleteReason | null = null;
   /** The wait that hit the reply deadline, kept as the cell's longest gap. */
-  private timedOut: { gapMs: number; endMs: number } | null = null;
+  private timedOut: ReplyGap | null = null;
   private readonly replyTimeoutMs: number;
   private watchdog: NodeJS.Timeout | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -53,13 +47,11 @@ export class Driver implements ConnectionHost {
   private finished!: (r: WorkerReport) => void;
   readonly done: Promise<WorkerReport>;
 
-  constructor(private readonly plan: WorkerPlan) {
-    this.window = plan.pipelineMode === 'window';
-    this.routing = plan.cluster
-      ? new ClusterRouting(plan.cluster, plan.tests, plan.prefix, plan.keyspaceSize)
-      : null;
-    // Cluster mode: -P is each node socket's depth (ClusterConnection keeps a pipeline per primary).
-    this.depth = plan.pipelineDepth;
+  constructor(
+    private readonly plan: LoadPlan,
+    /** Standalone or cluster connections: how they route requests is theirs to know. */
+    private readonly connections: ConnectionFactory,
+  ) {
     this.openLoop = plan.rateOpsPerSec !== null;
     this.remaining = plan.requests ?? Number.POSITIVE_INFINITY;
     this.replyTimeoutMs = (plan.target.replyTimeoutSec ?? DEFAULT_REPLY_TIMEOUT_SEC) * 1000;
@@ -95,48 +87,19 @@ export class Driver implements ConnectionHost {
 
   /** Open every connection and run the handshake on each. Throws with the server's words. */
   async connect(): Promise<void> {
-    const socketOptions = toSocketOptions(this.plan.target);
-    const handshake = handshakeCommands(this.plan.target);
+    const target = this.plan.target;
+    const socketOptions = toSocketOptions(target);
+    const handshake = handshakeCommands(target);
     // One read buffer for every connection of this worker: `onread` consumes it synchronously.
     const readBuffer = Buffer.allocUnsafe(256 * 1024);
-    if (this.plan.cluster) return this.connectCluster(socketOptions, handshake, readBuffer);
-    const conns: LoadConnection[] = [];
     for (let i = 0; i < this.plan.connections; i++)
-      conns.push(new LoadConnection(this, this.workload, this.depth, this.window, this.openLoop));
-    this.conns.push(...conns);
-    await Promise.all(
-      conns.map(async (c) => {
-        await c.connect(socketOptions, readBuffer);
-        try {
-          await c.handshake(handshake);
-        } catch (err) {
-          throw new Error(explainHandshakeError(describeTarget(this.plan.target), (err as Error).message));
-        }
-      }),
-    );
-  }
-
-  /** Cluster mode: each connection is a socket per primary; requests are routed by slot. */
-  private async connectCluster(
-    options: SocketOptions,
-    handshake: Buffer[],
-    readBuffer: Buffer,
-  ): Promise<void> {
-    const p = this.plan;
-    const routing = this.routing!;
-    for (let i = 0; i < p.connections; i++) {
-      const seed = p.seed * 31 + p.workerIndex * 1_000_003 + i;
-      this.conns.push(
-        new ClusterConnection(this, this.workload, routing, this.depth, this.window, this.openLoop, i, seed),
-      );
-    }
+      this.conns.push(this.connections.create(this, this.workload, i));
     await Promise.all(
       this.conns.map((c) =>
-        (c as ClusterConnection)
-          .open(options, handshake, readBuffer)
-          .catch((err: Error & { node?: string }) => {
-            throw err.node ? new Error(explainHandshakeError(`cluster node ${err.node}`, err.message)) : err;
-          }),
+        c.open(socketOptions, handshake, readBuffer).catch((err: Error) => {
+          if (!(err instanceof HandshakeFailure)) throw err;
+          throw new Error(explainHandshakeError(err.where ?? describeTarget(target), err.message));
+        }),
       ),
     );
   }
@@ -335,7 +298,7 @@ export class Driver implements ConnectionHost {
       measuredNils: nils - this.snapshot.nils,
       measuredBytesIn: bytesIn - this.snapshot.bytesIn,
       measuredBytesOut: bytesOut - this.snapshot.bytesOut,
-      measuredRedirects: this.plan.cluster
+      measuredRedirects: this.connections.followsRedirects
         ? { moved: moved - this.snapshot.moved, ask: ask - this.snapshot.ask }
         : null,
       totalRedirects: moved + ask,
@@ -350,40 +313,4 @@ export class Driver implements ConnectionHost {
       error: this.error,
     });
   }
-}
-
-function toSocketOptions(t: Target): SocketOptions {
-  const base: SocketOptions = t.socket
-    ? { host: t.host, port: t.port, socket: t.socket }
-    : { host: t.host, port: t.port };
-  if (!t.tls) return base;
-  const o = t.tls === true ? {} : t.tls;
-  const tlsOptions: tls.ConnectionOptions = {
-    servername: o.servername ?? (isIp(t.host) ? undefined : t.host),
-    rejectUnauthorized: !o.insecure,
-  };
-  if (o.caFile) tlsOptions.ca = readFileSync(o.caFile);
-  if (o.certFile) tlsOptions.cert = readFileSync(o.certFile);
-  if (o.keyFile) tlsOptions.key = readFileSync(o.keyFile);
-  return { ...base, tls: tlsOptions };
-}
-
-function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':');
-}
-
-/** HELLO 3 carries AUTH itself; otherwise AUTH, then SELECT. */
-export function handshakeCommands(t: Target): Buffer[] {
-  const out: Buffer[] = [];
-  const auth = t.password !== undefined ? (t.user ? [t.user, t.password] : ['default', t.password]) : null;
-  if (t.resp3) out.push(encodeCommand(auth ? ['HELLO', '3', 'AUTH', ...auth] : ['HELLO', '3']));
-  else if (auth) out.push(encodeCommand(t.user ? ['AUTH', ...auth] : ['AUTH', t.password!]));
-  if (t.db !== 0) out.push(encodeCommand(['SELECT', String(t.db)]));
-  return out;
-}
-
-export function encodeCommand(words: readonly string[]): Buffer {
-  const parts = [`*${words.length}\r\n`];
-  for (const w of words) parts.push(`$${Buffer.byteLength(w)}\r\n${w}\r\n`);
-  return Buffer.from(parts.join(''));
 }

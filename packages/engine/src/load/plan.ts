@@ -1,11 +1,13 @@
-import type { ClusterPlan } from '../cluster/control.js';
+import type { IncompleteReason } from '@redis-benchdb/result';
 import type { TestDefinition } from '../commands.js';
 import type { KeyPattern } from '../keys.js';
 import type { PipelineMode, Target } from '../options.js';
-import type { IncompleteReason } from './connection.js';
 
-/** Everything a worker thread needs to drive its share of a cell. Plain data: it crosses threads. */
-export interface WorkerPlan {
+/**
+ * What a driver needs to drive its share of a cell, whatever its connections are (see
+ * ConnectionFactory). Plain data: it crosses threads, inside the worker's plan (run-workers.ts).
+ */
+export interface LoadPlan {
   workerIndex: number;
   workers: number;
   target: Target;
@@ -28,8 +30,6 @@ export interface WorkerPlan {
   /** This worker's share of the open-loop rate, or null for a closed loop. */
   rateOpsPerSec: number | null;
   poisson: boolean;
-  /** Cluster mode: the primaries and their slots, as read before the cell. */
-  cluster?: ClusterPlan;
 }
 
 export interface WorkerReport {
