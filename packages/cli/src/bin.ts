@@ -1,4 +1,5 @@
-import { buildProgram, exitCodeFor } from './program.js';
+import { runMain } from './command/main.js';
+import { COMMANDS, PROGRAM } from './program.js';
 
 // `redis-benchdb ... | head` closes stdout early: that is the reader's choice, not a failure.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -6,15 +7,4 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const program = buildProgram(async (flags, command) => {
-  const { runCommand } = await import('./commands/run.js');
-  return runCommand(flags, command);
-});
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  const { message, code } = exitCodeFor(err);
-  if (message) process.stderr.write(`error: ${message}\n`);
-  process.exitCode = code;
-}
+process.exitCode = await runMain(PROGRAM, COMMANDS, process.argv);

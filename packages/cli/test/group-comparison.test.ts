@@ -64,6 +64,20 @@ describe('group comparison', () => {
     expect(Number(m![3])).toBeGreaterThan(1);
   });
 
+  it('gives no verdict on a cell the site would not judge (BUSY_HOST, UNSTABLE...), and names the warning', () => {
+    const docs = [member(0, base, true), member(1, faster, true)];
+    docs[1]!.doc.warnings = [
+      {
+        code: 'BUSY_HOST',
+        message: 'Other processes used 47% of the CPUs.',
+        cell: docs[1]!.doc.cells[0]!.label,
+      },
+    ];
+    const table = comparisonTable('9f2c41d07a3be865', docs);
+    expect(table).toMatch(/member 1 +99,000 \(1\.10x, 1\.10-1\.10, no verdict: BUSY_HOST\)$/m);
+    expect(table.split('\n').at(-1)).not.toMatch(/faster/);
+  });
+
   it('a round missing on one side pairs the rounds both ran, and says how many', () => {
     const docs = [member(0, base, true), member(1, faster.slice(0, 2), true)];
     expect(pairedCellRatio(docs[0]!.doc.cells[0]!, docs[1]!.doc.cells[0]!)!.n).toBe(2);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/command/define.js';
+import runDef, { type RunFlags } from '../src/commands/run.js';
 import { CliError } from '../src/errors.js';
-import { buildProgram } from '../src/program.js';
+import { PROGRAM } from '../src/program.js';
 import { type LaunchPlan, planLaunches } from '../src/run/launch-plan.js';
-import type { RunFlags } from '../src/run/parse-options.js';
 
-/** Parse a `run` command line as bin.ts does (commander), then plan its launches without starting any. */
+/** Parse a `run` command line as bin.ts does (commander and the flags' parsers), then plan its launches without starting any. */
 async function launches(...argv: string[]): Promise<LaunchPlan> {
   let flags: RunFlags | undefined;
-  const program = buildProgram(async (f) => {
-    flags = f;
+  const program = buildProgram(PROGRAM, [runDef], async (_def, f) => {
+    flags = f as RunFlags;
     return 0;
   });
   const before = process.exitCode;

@@ -1,14 +1,17 @@
 import { DEFAULT_CELL_OPTIONS } from '@redis-benchdb/engine';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/command/define.js';
+import runDef, { parseRunFlags, parseSize, type RunFlags } from '../src/commands/run.js';
 import { CliError } from '../src/errors.js';
-import { buildProgram } from '../src/program.js';
-import { parseRunFlags, parseSize, parseUri, type RunFlags, type RunPlan } from '../src/run/parse-options.js';
+import { parseUri } from '../src/options/target.js';
+import { PROGRAM } from '../src/program.js';
+import type { RunPlan } from '../src/run/request.js';
 
-/** Parse a `run` command line the way bin.ts does (commander, then parseRunFlags), without running. */
+/** Parse a `run` command line the way bin.ts does (commander and the flags' parsers, then parseRunFlags), without running. */
 async function plan(...argv: string[]): Promise<RunPlan> {
   let captured: { flags: RunFlags; command: string[] } | undefined;
-  const program = buildProgram(async (flags, command) => {
-    captured = { flags, command };
+  const program = buildProgram(PROGRAM, [runDef], async (_def, flags, command) => {
+    captured = { flags: flags as RunFlags, command: command as string[] };
     return 0;
   });
   const before = process.exitCode;
@@ -167,10 +170,8 @@ describe('target flags', () => {
     expect(p.target.tls).toEqual({ caFile: 'ca.pem', servername: 'name', insecure: true });
   });
 
-  // BUG (parse-options.ts, parseRunFlags, the `if (f.tls || f.cacert || f.cert || f.key)` test):
-  // --insecure and --sni only count when --tls/--cacert/--cert/--key is also given, so with
-  // `-u rediss://...` they are dropped silently and the certificate is still verified.
-  // Remove `.fails` once fixed.
+  // Once a bug: --insecure and --sni counted only beside --tls/--cacert/--cert/--key, so with
+  // `-u rediss://...` they were dropped silently and the certificate was still verified.
   it('-u rediss:// with --insecure keeps --insecure', async () => {
     const p = await plan('-t', 'get', '-u', 'rediss://host', '--insecure', '--sni', 'name');
     expect(p.target.tls).toMatchObject({ insecure: true, servername: 'name' });
@@ -343,9 +344,8 @@ describe('bad numbers are usage errors naming the flag', () => {
     expect((await plan('-t', 'get', '-n', '1_000_000')).cells![0]!.requests).toBe(1_000_000);
   });
 
-  // BUG (parse-options.ts, parseRunFlags: `int('port (-p)', f.port, 1)` has no upper bound):
-  // -p 70000 passes parsing and only fails at connect time with exit code 1 ("Port should be
-  // >= 0 and < 65536") instead of a usage error (exit 2). Remove `.fails` once fixed.
+  // Once a bug: -p had no upper bound, so -p 70000 failed only at connect time with exit code 1
+  // ("Port should be >= 0 and < 65536") instead of a usage error (exit 2).
   it('-p 70000 is a usage error', async () => {
     const err = await usageError('-t', 'get', '-p', '70000');
     expect(err.exitCode).toBe(2);

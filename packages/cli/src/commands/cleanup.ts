@@ -8,17 +8,29 @@ import {
   type KeyStore,
   removeRun,
 } from '@redis-benchdb/engine';
+import { defineCommand } from '../command/define.js';
+import { type FlagsOf, flag, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
-import type { SysinfoFlags } from '../program.js';
-import { parseTarget } from '../run/parse-options.js';
+import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
 
-export interface CleanupFlags extends Omit<SysinfoFlags, 'json' | 'server' | 'cloudMetadata'> {
-  cluster?: boolean;
-  prefix?: string;
-  dryRun?: boolean;
-  yes?: boolean;
-  force?: boolean;
-}
+const CLEANUP_OPTIONS = {
+  prefix: text('--prefix <prefix>', 'only this run prefix, e.g. rbdb:3f9c1a: (as the run printed it)'),
+  dryRun: flag('--dry-run', 'list what would be removed, remove nothing'),
+  yes: flag('--yes', 'remove without asking (needed when not on a terminal)'),
+  force: flag('--force', 'also remove the keys of runs that still look alive'),
+  cluster: flag('--cluster', 'Redis Cluster: -h/-p name any node; every primary is scanned'),
+  ...TARGET_OPTIONS,
+};
+
+export type CleanupFlags = FlagsOf<typeof CLEANUP_OPTIONS>;
+
+export default defineCommand({
+  name: 'cleanup',
+  description: 'remove keys that killed runs left: only prefixes a run marked as its own (rbdb:<id>:__run__)',
+  options: CLEANUP_OPTIONS,
+  helpAfter: '\nThe password: -a, or $REDISCLI_AUTH (as redis-cli reads it).\n',
+  run: (flags) => cleanupCommand(flags),
+});
 
 /**
  * `redis-benchdb cleanup`: remove what earlier runs left (a SIGKILL, a second Ctrl-C, a lost

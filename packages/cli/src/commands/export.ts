@@ -1,13 +1,28 @@
 import { once } from 'node:events';
 import { defaultDatabasePath, exportResults, openDatabase } from '@redis-benchdb/db';
+import { defineCommand } from '../command/define.js';
+import { type FlagsOf, flag } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { database } from '../options/common.js';
+
+const EXPORT_OPTIONS = {
+  db: database(),
+  jsonl: flag('--jsonl', 'one result per line: signed envelopes and imported documents'),
+};
+
+export default defineCommand({
+  name: 'export',
+  description: 'print every listed result of the database, one JSON document per line (open data)',
+  options: EXPORT_OPTIONS,
+  run: (flags) => exportCommand(flags),
+});
 
 /**
  * `redis-benchdb export --jsonl`: the open data, one result per line. Signed results are exported
  * as their envelopes, so anyone can verify them with `redis-benchdb verify`; imported ones as the
  * imported.v1 document naming their source. Retracted results are left out.
  */
-export async function exportCommand(flags: { db?: string; jsonl?: boolean }): Promise<number> {
+export async function exportCommand(flags: FlagsOf<typeof EXPORT_OPTIONS>): Promise<number> {
   if (!flags.jsonl)
     throw new CliError('choose a format: --jsonl (one JSON result per line)', 'ERR_USAGE', EXIT_USAGE);
   const db = openDatabase(flags.db ?? defaultDatabasePath(), { readonly: true });

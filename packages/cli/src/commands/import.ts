@@ -8,15 +8,39 @@ import {
   parseRedisBenchmarkCsv,
   parseRedisBenchmarkText,
 } from '@redis-benchdb/result';
+import { defineCommand } from '../command/define.js';
+import { custom, type FlagsOf, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { database, json } from '../options/common.js';
 
-export interface ImportFlags {
-  db?: string;
-  format?: 'auto' | 'redis-benchmark' | 'redis-benchmark-csv' | 'memtier' | 'imported';
-  title?: string;
-  url?: string;
-  json?: boolean;
-}
+const FORMATS = ['auto', 'redis-benchmark', 'redis-benchmark-csv', 'memtier', 'imported'] as const;
+type Format = (typeof FORMATS)[number];
+const DEFAULT_FORMAT: Format = 'auto';
+
+const IMPORT_OPTIONS = {
+  db: database(),
+  // Checked when a file is read, so that every file gets its outcome (and --json reports it).
+  format: custom(
+    '--format <format>',
+    'auto, redis-benchmark, redis-benchmark-csv, memtier or imported',
+    (v) => v as Format,
+    { default: DEFAULT_FORMAT },
+  ),
+  title: text('--title <text>', 'the source to name (default: the file name)'),
+  url: text('--url <url>', 'where the output was published, if it was'),
+  json: json('print each stored id as JSON'),
+};
+
+export type ImportFlags = FlagsOf<typeof IMPORT_OPTIONS>;
+
+export default defineCommand({
+  name: 'import',
+  description:
+    'store redis-benchmark output (text, -q or --csv) or memtier_benchmark JSON as imported results',
+  argument: { usage: '<file...>', help: 'files to import' },
+  options: IMPORT_OPTIONS,
+  run: (flags, files) => importCommand(files, flags),
+});
 
 /**
  * `redis-benchdb import FILE...`: store the output of redis-benchmark (text, -q or --csv) or a
@@ -39,7 +63,7 @@ export async function importCommand(files: string[], flags: ImportFlags): Promis
     for (const file of files) {
       try {
         const text = await readFile(file, 'utf8');
-        const { doc, format } = toImported(text, flags.format ?? 'auto', {
+        const { doc, format } = toImported(text, flags.format ?? DEFAULT_FORMAT, {
           title: flags.title ?? basename(file),
           importedAt: new Date().toISOString(),
           ...(flags.url ? { url: flags.url } : {}),
@@ -73,8 +97,6 @@ export async function importCommand(files: string[], flags: ImportFlags): Promis
   }
   return outcomes.every((o) => o.ok) ? 0 : 1;
 }
-
-type Format = NonNullable<ImportFlags['format']>;
 
 function toImported(
   text: string,

@@ -1,7 +1,17 @@
 import { signRetraction } from '@redis-benchdb/db';
+import { defineCommand } from '../command/define.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { ingestServer } from '../options/common.js';
 import { loadKey } from '../signing-key.js';
 import { serverUrl } from '../submit.js';
+
+export default defineCommand({
+  name: 'retract',
+  description: 'unlist one of your own results on the ingest service (signed with your key)',
+  argument: { usage: '<id>', help: 'the result id run or submit printed' },
+  options: { server: ingestServer() },
+  run: (flags, id) => retractCommand(id, flags),
+});
 
 /**
  * `redis-benchdb retract ID`: unlist one of your own results on the ingest service. The request is

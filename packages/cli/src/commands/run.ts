@@ -1,205 +1,326 @@
-import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
-import { signResult, validateResult } from '@redis-benchdb/result';
-import { planCells, SUITE_ID } from '../run/cells.js';
-import { checkClusterFlags, describeCluster } from '../run/cluster.js';
-import { measureDrift, wantsDriftCheck } from '../run/drift.js';
-import { collectEnvironment } from '../run/environment.js';
-import { CSV_HEADER, csvRow, textLine } from '../run/format.js';
-import { CellInterference, localServerPidOf } from '../run/interference.js';
-import { keepAndSubmit, writeAtomically } from '../run/keep.js';
+import {
+  type CellOptions,
+  DEFAULT_CELL_OPTIONS,
+  DEFAULT_REPLY_TIMEOUT_SEC,
+  findTests,
+} from '@redis-benchdb/engine';
+import { defineCommand } from '../command/define.js';
+import {
+  choice,
+  custom,
+  type FlagsOf,
+  flag,
+  int,
+  num,
+  type OptionDef,
+  repeatable,
+  text,
+} from '../command/option.js';
+import { CliError, EXIT_USAGE } from '../errors.js';
+import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.js';
+import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
+import { DEFAULT_PROFILE } from '../run/cells.js';
 import { checkLaunchFlags } from '../run/launch-plan.js';
-import { pinClient, runLaunchedGroup } from '../run/launched-group.js';
-import { leftoverHint, mentionLeftovers, removeRunKeys } from '../run/leftovers.js';
-import { isListening, startThrowawayServer } from '../run/local-server.js';
-import { parseRunFlags, type RunFlags } from '../run/parse-options.js';
-import { Progress } from '../run/progress.js';
-import { buildResultDocument, isErrorDominated, type MeasuredCell } from '../run/result-document.js';
-import { prepareSigning } from '../run/signing.js';
-import { RunStop } from '../run/stop.js';
-import { VERSION } from '../version.js';
+import type { RunPlan } from '../run/request.js';
 
-export const PRODUCT_NAMES: Record<string, string> = {
-  redis: 'Redis',
-  valkey: 'Valkey',
-  keydb: 'KeyDB',
-  dragonfly: 'Dragonfly',
-};
+const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
 
-/** `redis-benchdb run`: connect (or start a throwaway server), probe, run every trial, clean up, print, sign. */
-export async function runCommand(flags: RunFlags, command: string[]): Promise<number> {
-  // --server-bin: a group of launched servers, planned once and run interleaved (run/launched-group.ts).
-  checkClusterFlags(flags);
-  if (flags.serverBin) return runLaunchedGroup(flags, command);
-  checkLaunchFlags(flags);
-  const plan = parseRunFlags(flags, command);
-  const log = (s: string) => process.stderr.write(`${s}\n`);
-  const extraWarnings = flags.clientCpus ? await pinClient(flags.clientCpus, log) : [];
-  const out = flags.out;
-  const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
+/** A flag that sets the cell option `key` (of every ad hoc cell, or of every suite cell). */
+const cell = <K extends keyof CellOptions>(key: K, def: OptionDef<NonNullable<CellOptions[K]>>) => ({
+  ...def,
+  cell: key,
+});
 
-  const { cells, trials, suite } = planCells(plan);
-  const { key, submitTo } = await prepareSigning(flags, log);
-
-  let launched: LaunchedServer | null = null;
-  if (
-    plan.targetIsDefault &&
-    flags.launch !== false &&
-    !(await isListening(plan.target.host, plan.target.port))
-  ) {
-    launched = await startThrowawayServer();
-    plan.target.port = launched.port;
-    log(
-      `nothing answers on 127.0.0.1:6379: started a throwaway redis-server ${launched.version} on 127.0.0.1:${launched.port} for this run (stopped at the end; --no-launch to fail instead)`,
-    );
-  }
-
-  const stop = new RunStop(log);
-  stop.install();
-
-  let session: BenchSession | null = null;
-  try {
-    session = await BenchSession.open(plan.target);
-    // A throwaway server is new: nothing earlier can be on it.
-    if (!launched) await mentionLeftovers(session, plan.target, log);
-    await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
-      // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
-      log(
-        `warning: could not mark ${session!.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
-      ),
-    );
-    const startedAt = new Date();
-    if (mode === 'text') log('describing the machine, the server and the link...');
-    const environment = await collectEnvironment(session, plan.target, {
-      cloudMetadata: flags.cloudMetadata === true,
-    });
-    if (mode === 'text') {
-      const what = plan.cells
-        ? `${cells.length} test${cells.length > 1 ? 's' : ''}`
-        : `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`;
-      const server = environment.server;
-      log(
-        `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
-      );
-      if (session.cluster) log(describeCluster(session.cluster.topology));
-    }
-    if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
-
-    const progress = new Progress();
-    const summaries: MeasuredCell[] = [];
-    const serverPid = await localServerPidOf(session, environment.server.local);
-    // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
-    let failure: string | null = null;
-    for (const [i, cell] of cells.entries()) {
-      if (stop.load.aborted) break;
-      const results: CellResult[] = [];
-      const interference = new CellInterference(serverPid);
-      try {
-        for (let t = 0; t < trials && !stop.load.aborted; t++) {
-          const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
-          const r = await session.runCell(cell.options, {
-            signal: stop.load,
-            ...interference.hooks,
-            onProgress: (done, requested, elapsed) =>
-              progress.update(
-                label,
-                i,
-                cells.length,
-                done,
-                requested,
-                elapsed,
-                cell.options.durationSec ?? null,
-              ),
-          });
-          results.push(r);
-          if (r.incomplete) break;
-        }
-      } catch (err) {
-        failure = `${cell.label}: ${(err as Error).message}`;
-      }
-      progress.clear();
-      if (results.length > 0) {
-        const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
-        summaries.push(summary);
-        if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
-        else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
-        if (summary.incomplete && !stop.load.aborted) break;
-      }
-      if (failure) break;
-    }
-    // The first cell again, to see whether the machine changed while the run went on.
-    const first = summaries[0];
-    let drift = null;
-    if (first && !failure && !stop.load.aborted && summaries.length === cells.length)
-      if (wantsDriftCheck(!plan.cells, cells.length)) {
-        if (mode === 'text') log(`measuring ${first.label} again to check for drift...`);
-        drift = await measureDrift(session, cells[0]!, first, stop.load).catch(() => null);
-      }
-
-    const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
-    if (cleanup.error) log(cleanup.error);
-    const doc = buildResultDocument({
-      suite,
-      target: plan.target,
-      keyPrefix: session.prefix,
-      environment,
-      cells: summaries,
-      startedAt,
-      finishedAt: new Date(),
-      interrupted: stop.interrupted,
-      plannedCells: cells.length,
-      error: failure,
-      cleanup,
-      extraWarnings,
-      driftCheck: drift,
-      cluster: session.cluster?.topology ?? null,
-    });
-    const valid = validateResult(doc);
-    if (!valid.ok) {
-      // Our own document failing our own schema is a bug; say so rather than publish it.
-      throw new Error(
-        `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-      );
-    }
-
-    if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
-    if (out) await writeAtomically(out, signed);
-    const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
-    if (!cleanup.error && mode === 'text')
-      log(
-        `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
-      );
-    if (mode === 'text')
-      for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
-    if (out) log(`wrote ${out}, signed by ${key.fingerprint} (check it with: redis-benchdb verify ${out})`);
-    for (const line of kept.lines) log(line);
-    if (failure) {
-      log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
-      return 1;
-    }
-    const failed = doc.cells.find((c) => c.incomplete && c.error);
-    if (failed && !stop.interrupted)
-      log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-    const erroring = flags.allowErrors ? [] : summaries.filter(isErrorDominated);
-    if (erroring.length > 0)
-      log(
-        `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
-      );
-    return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
-  } finally {
-    stop.uninstall();
-    await session?.close();
-    await launched?.stop();
-  }
+/** `256`, `1k`, `64KiB`, or a range `16-1024`. */
+export function parseSize(v: string): number | [number, number] {
+  const one = (s: string): number => {
+    const m = /^(\d+)\s*(b|k|kb|kib|m|mb|mib)?$/i.exec(s.trim());
+    if (!m)
+      throw usage(`invalid value size: "${v}" (expected bytes like 256, 4k, 64KiB, or a range like 16-1024)`);
+    const unit = (m[2] ?? 'b').toLowerCase();
+    return Number(m[1]) * (unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1024 * 1024 : 1);
+  };
+  const dash = v.indexOf('-');
+  return dash > 0 ? [one(v.slice(0, dash)), one(v.slice(dash + 1))] : one(v);
 }
 
-export function describeTarget(t: {
-  host: string;
-  port: number;
-  socket?: string;
-  tls?: unknown;
-  db: number;
-}): string {
-  const where = t.socket ? `unix:${t.socket}` : `${t.host}:${t.port}`;
-  return `${where}${t.tls ? ' (TLS)' : ''}${t.db ? ` db ${t.db}` : ''}`;
+function parseRatio(v: string): [number, number] {
+  const m = /^(\d+):(\d+)$/.exec(v);
+  if (!m) throw usage(`invalid --ratio: "${v}" (expected SET:GET like 1:10)`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+const d = DEFAULT_CELL_OPTIONS;
+
+export const RUN_OPTIONS = {
+  clients: cell(
+    'connections',
+    int('-c, --clients <n>', 'parallel connections', 'clients (-c)', { default: d.connections }),
+  ),
+  requests: cell(
+    'requests',
+    int('-n, --requests <n>', 'total requests per test', 'request count (-n)', { default: d.requests }),
+  ),
+  datasize: cell(
+    'valueSizeBytes',
+    custom('-d, --datasize <bytes>', 'value size: 3, 4k, 64KiB, or a range 16-1024', parseSize, {
+      default: String(d.valueSizeBytes),
+    }),
+  ),
+  pipeline: cell(
+    'pipelineDepth',
+    int('-P, --pipeline <n>', 'requests in flight per connection', 'pipeline depth (-P)', {
+      default: d.pipelineDepth,
+    }),
+  ),
+  keyspacelen: cell(
+    'keyspaceSize',
+    int('-r, --keyspacelen <n>', "distinct keys (redis-benchmark's random key space)", 'key space (-r)'),
+  ),
+  tests: text(
+    '-t, --tests <list>',
+    'comma-separated tests: ping_inline,ping_mbulk,set,get,incr,lpush,rpush,lpop,rpop,sadd,hset,spop,zadd,zpopmin,lrange,lrange_100,...,mset,xadd',
+  ),
+  quiet: flag('-q, --quiet', 'ops/s and p50 only'),
+  csv: flag('--csv', "print redis-benchmark's CSV format"),
+  json: json('print the whole result as JSON on stdout'),
+  out: text(
+    '--out <file>',
+    'write the signed result (an envelope: verify it with redis-benchdb verify FILE)',
+  ),
+  trials: int(
+    '--trials <n>',
+    'run each cell this many times (the suite profile sets it; default 1 for -t)',
+    'trials (--trials)',
+    { max: 1000 },
+  ),
+  threads: cell(
+    'threads',
+    int('--threads <n>', 'worker threads sharing the connections', 'threads', { default: d.threads }),
+  ),
+  duration: cell(
+    'durationSec',
+    num('--duration <seconds>', 'run each test this long instead of -n requests', 'duration (--duration)'),
+  ),
+  warmup: cell(
+    'warmupSec',
+    num('--warmup <seconds>', 'load before measuring, not recorded', 'warm-up (--warmup)'),
+  ),
+  timeout: num(
+    '--timeout <seconds>',
+    'end a cell as incomplete (exit 1) when the server sends no reply this long while requests are outstanding; 0 waits forever',
+    'reply timeout (--timeout)',
+    { default: DEFAULT_REPLY_TIMEOUT_SEC },
+  ),
+  allowErrors: flag(
+    '--allow-errors',
+    'exit 0 even when a cell is mostly error replies (the ERRORS warning stays in the result)',
+  ),
+  pipelineMode: cell(
+    'pipelineMode',
+    choice('--pipeline-mode <mode>', 'how -P is kept full', ['batch', 'window'], { default: d.pipelineMode }),
+  ),
+  keyPattern: cell(
+    'keyPattern',
+    choice(
+      '--key-pattern <pattern>',
+      'how keys are drawn from -r',
+      ['uniform', 'sequential', 'zipf', 'gaussian'],
+      { default: d.keyPattern },
+    ),
+  ),
+  zipfExponent: cell(
+    'zipfExponent',
+    num('--zipf-exponent <s>', 'skew of --key-pattern zipf', 'zipf exponent', { default: d.zipfExponent }),
+  ),
+  seed: cell('seed', int('--seed <n>', 'seed of every random choice', 'seed', { default: d.seed, min: 0 })),
+  rate: cell(
+    'rateOpsPerSec',
+    num(
+      '--rate <ops>',
+      'open loop: send this many ops/s in total, latency from the intended send time',
+      'rate (--rate)',
+    ),
+  ),
+  arrival: cell(
+    'arrival',
+    choice('--arrival <kind>', 'open-loop arrivals', ['constant', 'poisson'], { default: d.arrival }),
+  ),
+  ratio: custom('--ratio <set:get>', 'a mixed SET/GET workload in this ratio, e.g. 1:10', parseRatio),
+  preload: cell('preload', flag('--preload', 'write every key of -r before a GET test so reads hit')),
+  profile: text('--profile <name>', 'suite profile when no -t is given', { default: DEFAULT_PROFILE }),
+  cluster: flag(
+    '--cluster',
+    "Redis Cluster: -h/-p name any node; the slots are read from it and each request goes to its slot's primary (MOVED and ASK are followed and counted)",
+  ),
+  launch: flag('--no-launch', 'never start a throwaway redis-server'),
+  store: flag('--no-store', 'do not keep the result in the local database'),
+  db: database(),
+  submit: flag(
+    '--submit',
+    'post the signed result to the ingest service (kept in a spool if it cannot be reached)',
+  ),
+  server: ingestServer(' for --submit'),
+  cloudMetadata: CLOUD_METADATA,
+  serverBin: repeatable(
+    '--server-bin <path>',
+    'start this server binary and run against it; repeat to compare',
+  ),
+  serverConfig: repeatable(
+    '--server-config <line>',
+    "a config line for every launched server, e.g. 'io-threads 4'",
+  ),
+  serverConfigVariant: repeatable(
+    '--server-config-variant <lines>',
+    "one variant of the launched servers' config ('io-threads 2; io-threads-do-reads yes'); repeat",
+  ),
+  persistence: text(
+    '--persistence <list>',
+    'launched servers: none, aof-always, aof-everysec, aof-no (comma-separated)',
+  ),
+  transport: text('--transport <list>', 'launched servers: tcp, unix or tcp,unix'),
+  serverCpus: text('--server-cpus <list>', 'pin launched servers to these CPUs (taskset), e.g. 1 or 2-3'),
+  clientCpus: text('--client-cpus <list>', 'pin redis-benchdb itself to these CPUs (taskset), e.g. 0'),
+  ...TARGET_OPTIONS,
+};
+
+export type RunFlags = FlagsOf<typeof RUN_OPTIONS>;
+
+const RUN_HELP = `
+What it does:
+  Drives a Redis-compatible server (Redis, Valkey, KeyDB, Dragonfly) with a lean RESP client that
+  keeps up with redis-benchmark, times every request in an HDR histogram, checks its own count
+  against the server's INFO commandstats, and says when the client rather than the server was the
+  limit. Every key it writes lives under a per-run prefix and is removed at the end (on Ctrl-C,
+  SIGTERM and SIGHUP too; \`redis-benchdb cleanup\` removes what a killed run left); it never runs
+  FLUSHALL or FLUSHDB.
+
+  With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
+  If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
+
+Examples:
+  redis-benchdb run                                   the quick suite against the local server
+  redis-benchdb run -t set,get -n 1000000 -P 16 -q    like redis-benchmark -t set,get -P 16 -q
+  redis-benchdb run -t get -P 16 --pipeline-mode window --duration 10 -r 100000 --preload
+  redis-benchdb run --ratio 1:10 -r 1000000 --key-pattern zipf --duration 30
+  redis-benchdb run -t get --rate 50000 --arrival poisson --duration 10   (open loop)
+  redis-benchdb run -n 100000 -r 1000 HSET user:__rand_int__ name __data__
+  redis-benchdb run -p 7000 --cluster -t set,get -r 1000000 --preload   (a cluster, from any node)
+  redis-benchdb run -t set,get --csv > results.csv
+  redis-benchdb run -t set,get --json | jq '.cells[] | {label, opsPerSec}'
+
+Pipelining:
+  batch   send P requests, wait for all P replies, repeat (redis-benchmark -P)
+  window  keep P requests in flight, refill as each reply arrives (memtier_benchmark --pipeline)
+
+Redis Cluster (--cluster):
+  -h/-p name any node. The slots are read from it (CLUSTER SHARDS, else CLUSTER SLOTS) before each
+  cell, and every connection (-c) keeps one socket per primary: each request goes to the primary of
+  its key's slot. -P is each node socket's depth: every node socket is a pipeline of its own, so
+  each primary sees what one server sees under the same -c and -P. MOVED (the map is updated)
+  and ASK (sent again after ASKING) are followed and counted per cell; a redirected request is
+  timed from its first send to its final reply. MSET draws its ten keys from one slot. Commandstats
+  are summed over the primaries, keys are removed from every primary, and the result records the
+  topology (target.cluster): each node's id, role, address, slot ranges and version.
+
+Launching servers to compare (--server-bin):
+  Each --server-bin starts that redis-server or valkey-server on a free 127.0.0.1 port, in its own
+  temp dir, with loglevel notice and no persistence unless --persistence asks for it. All of them
+  run at once and the tests are interleaved: each cell runs round by round, one trial against every
+  server per round in a random order (use --trials N for N rounds), so whatever else loads the
+  machine weighs on each alike. Every server is stopped at the end (on Ctrl-C and errors too). One
+  result per launch; all results of one command share a run group (runGroup, with the order of
+  every round in runGroup.schedule), which the site shows side by side. The closing table gives each
+  server's ratio to the first as the geometric mean of the per-round ratios, with its 95% interval.
+  The launches are the cross product of the axes, the last varying fastest:
+    --server-bin PATH              repeat for several binaries                       (axis: server)
+    --server-config-variant LINES  repeat; one variant each, lines split by ';'      (axis: serverConfig)
+    --persistence LIST             none, aof-always, aof-everysec, aof-no            (axis: persistence)
+    --transport LIST               tcp, unix (a socket in the server's temp dir)     (axis: transport)
+  --server-config LINE (repeatable) goes to every launch, before the variant's lines.
+  --server-cpus / --client-cpus pin with taskset; when it is missing or fails the run goes on
+  unpinned, says so, and the result carries a NOT_PINNED warning.
+  With several launches --out r.json writes r.0.json, r.1.json ... and --json prints one
+  document per line. At most 32 launches.
+
+  redis-benchdb run --server-bin redis-server --server-config-variant 'io-threads 1' \
+    --server-config-variant 'io-threads 2' -t set,get -n 100000     io-threads 1 against 2
+  redis-benchdb run --server-bin redis-server --transport tcp,unix -t get -P 16
+  redis-benchdb run --server-bin /opt/redis-6.2/redis-server --server-bin redis-server \
+    --server-cpus 1 --client-cpus 0                                  two versions, pinned
+  redis-benchdb run --server-bin redis-server --persistence none,aof-everysec,aof-always -t set
+`;
+
+export default defineCommand({
+  name: 'run',
+  description: "run a benchmark; redis-benchmark's flags keep their meaning",
+  argument: {
+    usage: '[command...]',
+    help: 'a custom command instead of -t; __key__ or __rand_int__ is a key, __data__ a value',
+  },
+  options: RUN_OPTIONS,
+  helpAfter: RUN_HELP,
+  /**
+   * Plan once; --server-bin runs the plan on a group of launched servers, else on one server. Each
+   * is imported only when it runs, so that `run --help` loads only what the definitions need.
+   */
+  async run(flags, command) {
+    checkClusterFlags(flags);
+    if (!flags.serverBin) checkLaunchFlags(flags);
+    const plan = parseRunFlags(flags, command); // a bad -t must fail before any server starts
+    if (flags.serverBin) return (await import('../run/launched-group.js')).runLaunchedGroup(plan, flags);
+    return (await import('../run/single-run.js')).runOnce(plan, flags);
+  },
+});
+
+/** --cluster against flags it cannot work with, refused before anything starts. */
+function checkClusterFlags(f: RunFlags): void {
+  if (!f.cluster) return;
+  if (f.socket !== undefined)
+    throw usage(
+      '--cluster needs a TCP address of any node (-h/-p): drop -s, the nodes are reached at the addresses the cluster announces',
+    );
+  if (f.dbnum !== undefined && f.dbnum !== 0)
+    throw usage(`a cluster serves database 0 only: drop --dbnum ${f.dbnum}`);
+  if (f.serverBin !== undefined)
+    throw usage('--cluster measures a running cluster: drop --server-bin (it launches standalone servers)');
+}
+
+/** What to run against what: the target, the cells (null: the suite's), the overrides, the trials. */
+export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
+  const target = parseTarget(f);
+  if (f.timeout !== undefined) target.replyTimeoutSec = f.timeout;
+  // A throwaway server is standalone: with --cluster, 127.0.0.1:6379 is the node to ask, or an error.
+  const targetIsDefault =
+    f.host === undefined &&
+    f.port === undefined &&
+    f.socket === undefined &&
+    f.uri === undefined &&
+    !f.cluster;
+  if (f.duration !== undefined && f.requests !== undefined)
+    throw usage('give either -n (requests) or --duration (seconds), not both');
+  const common: Partial<CellOptions> = {};
+  for (const [key, def] of Object.entries(RUN_OPTIONS)) {
+    const value = f[key as keyof RunFlags];
+    if ('cell' in def && value !== undefined) Object.assign(common, { [def.cell]: value });
+  }
+  const trials = f.trials ?? null;
+  const profile = f.profile ?? DEFAULT_PROFILE;
+  if (f.tests === undefined && command.length === 0 && f.ratio === undefined)
+    return { target, targetIsDefault, cells: null, common, profile, trials };
+
+  // Ad hoc cells take redis-benchmark's defaults, then the flags given.
+  const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...common };
+  if (f.duration !== undefined) delete base.requests;
+  let cells: CellOptions[];
+  if (f.ratio !== undefined) cells = [{ ...base, test: 'SET:GET', setGetRatio: f.ratio }];
+  else if (command.length > 0) cells = [{ ...base, test: 'CUSTOM', command }];
+  else {
+    try {
+      cells = findTests(f.tests!.split(',')).map((t) => ({ ...base, test: t.name }));
+    } catch (err) {
+      throw usage((err as Error).message);
+    }
+  }
+  return { target, targetIsDefault, cells, common, profile, trials };
 }

@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { defineCommand } from '../command/define.js';
+import { type FlagsOf, flag } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { database, ingestServer, json } from '../options/common.js';
 import { configDir } from '../signing-key.js';
 import {
   pendingEntries,
@@ -13,13 +16,22 @@ import {
   unspool,
 } from '../submit.js';
 
-export interface SubmitFlags {
-  server?: string;
-  pending?: boolean;
-  json?: boolean;
-  /** The local database whose spool (a folder beside it) holds what waits. */
-  db?: string;
-}
+const SUBMIT_OPTIONS = {
+  server: ingestServer(),
+  pending: flag('--pending', 'send the results waiting in the spool, each to the service it was meant for'),
+  db: database(', whose spool (a folder beside it) holds what waits'),
+  json: json('print the outcome of each file as JSON'),
+};
+
+export type SubmitFlags = FlagsOf<typeof SUBMIT_OPTIONS>;
+
+export default defineCommand({
+  name: 'submit',
+  description: 'post signed results (run --out files) to the ingest service; --pending: what waits',
+  argument: { usage: '[file...]', help: 'signed result files' },
+  options: SUBMIT_OPTIONS,
+  run: (flags, files) => submitCommand(files, flags),
+});
 
 interface Outcome {
   file: string;

@@ -5,16 +5,34 @@ import {
   measureIntrinsicLatency,
   probeMachine,
 } from '@redis-benchdb/probe';
-import type { SysinfoFlags } from '../program.js';
+import { defineCommand } from '../command/define.js';
+import { type FlagsOf, flag } from '../command/option.js';
+import { CLOUD_METADATA, json } from '../options/common.js';
+import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
 import { collectEnvironment } from '../run/environment.js';
-import { parseTarget } from '../run/parse-options.js';
+
+const SYSINFO_OPTIONS = {
+  json: json('print the environment block as JSON'),
+  server: flag('--no-server', 'describe only this machine'),
+  cloudMetadata: CLOUD_METADATA,
+  ...TARGET_OPTIONS,
+};
+
+export type SysinfoFlags = FlagsOf<typeof SYSINFO_OPTIONS>;
+
+export default defineCommand({
+  name: 'sysinfo',
+  description: 'describe this machine, the server and the link between them, as a result records them',
+  options: SYSINFO_OPTIONS,
+  run: (flags) => sysinfoCommand(flags),
+});
 
 /**
  * `redis-benchdb sysinfo`: the environment block exactly as a result records it. Without a
  * reachable server (or with --no-server) it describes this machine and says why the rest is unknown.
  */
 export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
-  const target = parseTarget({ ...flags, server: undefined });
+  const target = parseTarget(flags);
   let env:
     | Awaited<ReturnType<typeof collectEnvironment>>
     | { client: unknown; server: null; link: unknown; unknown: Record<string, string> };

@@ -1,5 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { verifyEnvelopeText } from '@redis-benchdb/result';
+import { defineCommand } from '../command/define.js';
+import { json } from '../options/common.js';
+
+export default defineCommand({
+  name: 'verify',
+  description: 'check the schema and signature of signed result files; exits non-zero if any fails',
+  argument: { usage: '<file...>', help: 'signed result files written by run --out' },
+  options: { json: json('print the outcome of each file as JSON') },
+  run: (flags, files) => verifyCommand(files, flags),
+});
 
 /**
  * `redis-benchdb verify FILE...`: structure (no duplicate keys, no deep nesting), schema and signature of

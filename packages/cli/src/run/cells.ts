@@ -6,9 +6,11 @@ import {
   validateClusterCell,
 } from '@redis-benchdb/engine';
 import { CliError, EXIT_USAGE } from '../errors.js';
-import type { RunPlan } from './parse-options.js';
+import type { RunPlan } from './request.js';
 
 export const SUITE_ID = 'standard-v1';
+/** The suite's profile when none is named. */
+export const DEFAULT_PROFILE = 'quick';
 
 /** What a run measures: its cells in order, the trials of each, and the suite they come from. */
 export interface PlannedCells {

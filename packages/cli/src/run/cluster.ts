@@ -1,20 +1,4 @@
 import type { Cluster } from '@redis-benchdb/result';
-import { CliError, EXIT_USAGE } from '../errors.js';
-import type { RunFlags } from './parse-options.js';
-
-/** --cluster against flags it cannot work with, refused before anything starts. */
-export function checkClusterFlags(f: RunFlags): void {
-  if (!f.cluster) return;
-  const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
-  if (f.socket !== undefined)
-    throw usage(
-      '--cluster needs a TCP address of any node (-h/-p): drop -s, the nodes are reached at the addresses the cluster announces',
-    );
-  if (f.dbnum !== undefined && Number(f.dbnum) !== 0)
-    throw usage(`a cluster serves database 0 only: drop --dbnum ${f.dbnum}`);
-  if (f.serverBin !== undefined)
-    throw usage('--cluster measures a running cluster: drop --server-bin (it launches standalone servers)');
-}
 
 /** One status line: how many primaries and replicas, and their versions. */
 export function describeCluster(c: Cluster): string {

@@ -15,6 +15,24 @@ export function wantsDriftCheck(suiteRun: boolean, cellCount: number): boolean {
   return suiteRun || cellCount > 1;
 }
 
+/** Tests whose figures do not depend on what the cells before them wrote. */
+const STATE_FREE_TESTS = new Set(['PING_INLINE', 'PING_MBULK', 'GET']);
+
+/**
+ * The cell a run measures again at its end: the first whose figures do not depend on the state the
+ * run left behind, so that a difference means the machine changed. Repeating the suite's first
+ * cell, SET, was not: the first SET writes into an empty key space and its repeat overwrites a full
+ * one, which read as a 1.57x drift on a quiet machine. A GET reads its preloaded key space, and a
+ * PING reads nothing. With no such cell, the first cell.
+ */
+export function driftCellIndex(cells: readonly { options: CellOptions }[]): number {
+  const i = cells.findIndex(
+    ({ options: o }) =>
+      STATE_FREE_TESTS.has(o.test) && !o.setGetRatio && (o.test !== 'GET' || o.preload === true),
+  );
+  return Math.max(i, 0);
+}
+
 /** Measure `cell` again with as many trials as it had, and compare with its first measurement. */
 export async function measureDrift(
   session: BenchSession,

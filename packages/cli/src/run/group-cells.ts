@@ -8,7 +8,7 @@ import {
 import type { DriftFigures } from '@redis-benchdb/probe';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
 import type { PlannedCells } from './cells.js';
-import { driftFrom, wantsDriftCheck } from './drift.js';
+import { driftCellIndex, driftFrom, wantsDriftCheck } from './drift.js';
 import type { collectEnvironment } from './environment.js';
 import { textLine } from './format.js';
 import { CellInterference } from './interference.js';
@@ -32,7 +32,7 @@ export interface GroupMember {
   /** Its launched server's pid, for the interference sampler. */
   serverPid: number;
   summaries: MeasuredCell[];
-  /** The first cell measured again at the end, when it was (see measureGroupDrift). */
+  /** The drift cell (driftCellIndex) measured again at the end, when it was (see measureGroupDrift). */
   drift: DriftFigures | null;
   /** A cell that threw: `label: message`. */
   failure: string | null;
@@ -116,7 +116,7 @@ export async function runGroupCells(
 
 /**
  * The drift check of a group, as a single run's (run/drift.ts): when every member ran every cell,
- * the first cell once more on every member, interleaved like the cells (so a change of the machine
+ * one cell (driftCellIndex) once more on every member, interleaved like the cells (so a change of the machine
  * weighs on each alike), each member's repeat compared with its own first measurement. Its rounds
  * are not added to runGroup.schedule, which lists the cells' rounds only.
  */
@@ -129,7 +129,8 @@ export async function measureGroupDrift(
   const complete = members.filter((m) => !m.stopped && !m.failure && m.summaries.length === cells.length);
   if (opts.signal.aborted || complete.length === 0 || !wantsDriftCheck(planned.suite !== null, cells.length))
     return;
-  const cell = cells[0]!;
+  const at = driftCellIndex(cells);
+  const cell = cells[at]!;
   if (opts.text)
     process.stderr.write(`measuring ${cell.label} again on every server to check for drift...\n`);
   const ran = await runInterleavedCell(
@@ -142,6 +143,6 @@ export async function measureGroupDrift(
   if (!ran) return;
   for (const m of complete) {
     if (ran.failures.has(m.plan.index)) continue;
-    m.drift = driftFrom(cell.label, m.summaries[0]!, ran.trials.get(m.plan.index) ?? []);
+    m.drift = driftFrom(cell.label, m.summaries[at]!, ran.trials.get(m.plan.index) ?? []);
   }
 }

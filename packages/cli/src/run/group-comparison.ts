@@ -1,4 +1,11 @@
-import { type ConfidenceLevel, type PairedRatio, pairedRatio, type ResultV1 } from '@redis-benchdb/result';
+import {
+  type ConfidenceLevel,
+  noVerdictWarnings,
+  type PairedRatio,
+  pairedRatio,
+  pairedVerdict,
+  type ResultV1,
+} from '@redis-benchdb/result';
 
 type Cell = ResultV1['cells'][number];
 
@@ -22,16 +29,29 @@ export function pairedCellRatio(base: Cell, other: Cell, level: ConfidenceLevel 
   return a.length > 0 ? pairedRatio(a, b, level) : null;
 }
 
-/** "1.03x, 0.97-1.09" and, when the interval excludes 1, "faster" or "slower". */
-function pairedText(p: PairedRatio, rounds: number): string {
+/**
+ * "1.03x, 0.97-1.09" and the verdict of the site's rules (pairedVerdict): "faster" or "slower" when
+ * the interval excludes 1, "no verdict: BUSY_HOST" when a warning keeps the cell from one.
+ */
+function pairedText(p: PairedRatio, rounds: number, warnings: { base: string[]; other: string[] }): string {
   const parts = [`${p.ratio.toFixed(2)}x`];
-  if (p.ci95Low !== null && p.ci95High !== null) {
+  if (p.ci95Low !== null && p.ci95High !== null)
     parts.push(`${p.ci95Low.toFixed(2)}-${p.ci95High.toFixed(2)}`);
-    if (p.ci95Low > 1) parts.push('faster');
-    else if (p.ci95High < 1) parts.push('slower');
-  }
+  const v = pairedVerdict(p, warnings.base, warnings.other);
+  if (v.outcome !== 'no verdict') parts.push(v.outcome);
+  else if (v.rule === 'flagged')
+    parts.push(`no verdict: ${[...new Set([...warnings.base, ...warnings.other])].join(', ')}`);
   if (p.n !== rounds) parts.push(`${p.n} rounds`);
   return parts.join(', ');
+}
+
+/** The warnings that keep this cell of this result from a verdict (the site's rule). */
+function flags(doc: ResultV1, cell: Cell): string[] {
+  return noVerdictWarnings(doc.warnings, {
+    label: cell.label,
+    unstable: cell.unstable,
+    clientBound: cell.saturation.clientBound,
+  });
 }
 
 /**
@@ -64,7 +84,7 @@ export function comparisonTable(groupId: string, docs: readonly { label: string;
       let versus = '';
       if (base && paired) {
         const p = pairedCellRatio(base, cell);
-        if (p) versus = ` (${pairedText(p, rounds)})`;
+        if (p) versus = ` (${pairedText(p, rounds, { base: flags(first, base), other: flags(doc, cell) })})`;
       } else if (base?.opsPerSec.median) {
         versus = ` (${(cell.opsPerSec.median / base.opsPerSec.median).toFixed(2)}x)`;
       }
@@ -80,7 +100,7 @@ export function comparisonTable(groupId: string, docs: readonly { label: string;
       .trimEnd();
   const anyClientBound = docs.some(({ doc }) => doc.cells.some((c) => c.saturation.clientBound));
   const how = paired
-    ? `(Nx, lo-hi) is the geometric mean of the per-round ratios to the first row and its 95% interval (paired, ${rounds} round${rounds === 1 ? '' : 's'}); faster/slower only when the interval excludes 1`
+    ? `(Nx, lo-hi) is the geometric mean of the per-round ratios to the first row and its 95% interval (paired, ${rounds} round${rounds === 1 ? '' : 's'}); faster/slower only when the interval excludes 1 and neither cell is flagged (BUSY_HOST, CPU_STEAL, DRIFT, UNSTABLE, CLIENT_BOUND)`
     : '(Nx) is the ratio to the first row';
   return [
     `run group ${groupId}: ops/s, median over trials; ${how}${anyClientBound ? '; * client-bound' : ''}`,

@@ -6,12 +6,12 @@ import { CSV_HEADER, csvRow } from './format.js';
 import type { GroupMember } from './group-cells.js';
 import { keepAndSubmit, writeAtomically } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
-import type { RunFlags } from './parse-options.js';
+import type { RunRequest } from './request.js';
 import { buildResultDocument, isErrorDominated } from './result-document.js';
 import type { RunStop } from './stop.js';
 
 export interface FinishContext {
-  flags: RunFlags;
+  flags: RunRequest;
   planned: PlannedCells;
   signing: { key: SigningKey; submitTo: string | null };
   /** The group's signals: whether it was interrupted, and the signal that stops a cleanup. */

@@ -1,8 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { findServerBinary, parseCpuList, readServerVersion } from '@redis-benchdb/engine';
+import { readServerBuild } from '@redis-benchdb/probe';
 import { CliError, EXIT_USAGE } from '../errors.js';
-import type { RunFlags } from './parse-options.js';
+import type { TargetFlags } from '../options/target.js';
+
+/** The run flags a launch plan reads (commands/run.ts defines them). */
+export interface LaunchFlags extends TargetFlags {
+  /** Launch these servers (repeatable). */
+  serverBin?: string[];
+  serverConfig?: string[];
+  serverConfigVariant?: string[];
+  persistence?: string;
+  transport?: string;
+  serverCpus?: string;
+  clientCpus?: string;
+}
 
 export const PERSISTENCE_VARIANTS = {
   none: [],
@@ -88,7 +101,7 @@ function list<T extends string>(
 }
 
 /** Refuse flags that make no sense without --server-bin, and target flags that contradict it. */
-export function checkLaunchFlags(f: RunFlags): void {
+export function checkLaunchFlags(f: LaunchFlags): void {
   const launchOnly: [string, unknown][] = [
     ['--server-config', f.serverConfig],
     ['--server-config-variant', f.serverConfigVariant],
@@ -126,7 +139,7 @@ export function checkLaunchFlags(f: RunFlags): void {
  * every --server-config-variant, times every --persistence, times every --transport (the last
  * varies fastest, so tcp and unix of one configuration run back to back).
  */
-export async function planLaunches(f: RunFlags): Promise<LaunchPlan> {
+export async function planLaunches(f: LaunchFlags): Promise<LaunchPlan> {
   checkLaunchFlags(f);
   const given = f.serverBin ?? [];
   const persistenceGiven = f.persistence !== undefined;
@@ -160,7 +173,11 @@ export async function planLaunches(f: RunFlags): Promise<LaunchPlan> {
         throw usage(
           `--server-bin ${name}: not found${name.includes('/') ? '' : ' on PATH'} (give the path of a redis-server or valkey-server binary)`,
         );
-      return { given: name, bin, name: `${path.basename(bin)} ${await readServerVersion(bin)}` };
+      // A build from scripts/build-server.mjs names its release tag, which the version may not
+      // (Redis 8.0-m01 reports 7.9.224): the label carries both.
+      const [version, build] = await Promise.all([readServerVersion(bin), readServerBuild(bin)]);
+      const tag = build && build.tag !== version ? ` (${build.tag})` : '';
+      return { given: name, bin, name: `${path.basename(bin)} ${version}${tag}` };
     }),
   );
   // Two builds of one version tell apart by their path.

@@ -18,8 +18,8 @@ import { collectEnvironment } from './environment.js';
 import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';
-import { type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
-import { parseRunFlags, type RunFlags } from './parse-options.js';
+import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
+import type { RunPlan, RunRequest } from './request.js';
 import { prepareSigning } from './signing.js';
 import { RunStop } from './stop.js';
 
@@ -32,8 +32,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
  * single run's is. Every server is stopped whatever happens; Ctrl-C stops the load and keeps what
  * was measured, marked interrupted.
  */
-export async function runLaunchedGroup(flags: RunFlags, command: string[]): Promise<number> {
-  const runPlan = parseRunFlags(flags, command); // a bad -t must fail before any server starts
+export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & RunRequest): Promise<number> {
   const planned = planCells(runPlan);
   const plan = await planLaunches(flags);
   const signing = await prepareSigning(flags, log);

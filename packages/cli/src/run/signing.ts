@@ -1,14 +1,14 @@
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { createKey, loadKey, type SigningKey } from '../signing-key.js';
 import { serverUrl } from '../submit.js';
-import type { RunFlags } from './parse-options.js';
+import type { RunRequest } from './request.js';
 
 /**
  * Every result is signed; the key is needed only at the end, but a missing or unsafe one should
  * stop the run before it starts, and so should --submit with nowhere to submit to.
  */
 export async function prepareSigning(
-  flags: RunFlags,
+  flags: Pick<RunRequest, 'submit' | 'server'>,
   log: (s: string) => void,
 ): Promise<{ key: SigningKey; submitTo: string | null }> {
   let key = await loadKey();
