@@ -1,5 +1,5 @@
 // The ingest service's sustained throughput: accepted submissions per second, and response times.
-//   pnpm bench:ingest [--count N] [--clients C] [--json]
+//   pnpm bench:ingest [--count N] [--clients C] [--check-threads T] [--json]
 // Starts packages/server/dist/main.js as its own process on a free loopback port over a temp SQLite
 // file (synchronous=FULL, as in production), signs N distinct submissions of a small result (~5 KiB,
 // one key) before the clock starts, then posts them from C keep-alive connections, each sending its
@@ -21,6 +21,7 @@ const { values: args } = parseArgs({
   options: {
     count: { type: 'string', default: '20000' },
     clients: { type: 'string', default: '50' },
+    'check-threads': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -127,6 +128,8 @@ function startService(dbPath) {
       '1000000000',
       '--per-key-per-minute',
       '1000000000',
+      // The service's default otherwise: the CPUs available less one.
+      ...(args['check-threads'] ? ['--check-threads', String(positive('check-threads'))] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -138,6 +141,29 @@ function startService(dbPath) {
     });
   });
 }
+
+/**
+ * CPU time so far, ms: the service's process (all its threads: /proc/PID/stat, in clock ticks), its
+ * main thread, which runs the event loop (/proc/PID/task/PID/schedstat, in ns), and this client.
+ * On a machine shared with other work these say what the service and the client cost, where the wall
+ * clock also counts waiting for a CPU. Null where /proc is not there (not Linux).
+ */
+function cpuMs(pid) {
+  const client = process.cpuUsage();
+  const clientMs = (client.user + client.system) / 1000;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat, in USER_HZ ticks (100 a second on Linux).
+    const serviceMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    const mainNs = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ')[0]);
+    return { serviceMs, mainMs: mainNs / 1e6, clientMs };
+  } catch {
+    return { serviceMs: null, mainMs: null, clientMs };
+  }
+}
+
+const perSubmission = (a, b, key, n) => (a[key] === null ? null : Number(((b[key] - a[key]) / n).toFixed(3)));
 
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -163,6 +189,7 @@ try {
   let next = 0;
   let accepted = 0;
   const refused = new Map();
+  const cpuBefore = cpuMs(service.child.pid);
   const start = performance.now();
   await Promise.all(
     conns.map(async (c) => {
@@ -179,6 +206,7 @@ try {
     }),
   );
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = cpuMs(service.child.pid);
   for (const c of conns) c.close();
   if (refused.size > 0) throw new Error(`not every submission was accepted: ${[...refused].join('; ')}`);
 
@@ -200,6 +228,12 @@ try {
     p50Ms: Number(percentile(sorted, 50).toFixed(2)),
     p99Ms: Number(percentile(sorted, 99).toFixed(2)),
     maxMs: Number(sorted[sorted.length - 1].toFixed(2)),
+    cpuMsPerSubmission: {
+      service: perSubmission(cpuBefore, cpuAfter, 'serviceMs', count),
+      serviceMainThread: perSubmission(cpuBefore, cpuAfter, 'mainMs', count),
+      client: perSubmission(cpuBefore, cpuAfter, 'clientMs', count),
+    },
+    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     machine: {
       cpuModel: os.cpus()[0]?.model ?? 'unknown',
       nproc: os.availableParallelism(),
@@ -214,6 +248,8 @@ try {
         `${count.toLocaleString('en-US')} submissions (${figures.bodyBytes} bytes each) from ${clients} connections in ${figures.seconds} s`,
         `accepted/s: ${figures.acceptedPerSec} overall, ${figures.sustainedPerSecMedian ?? '-'} median per-second`,
         `response time: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, max ${figures.maxMs} ms`,
+        `CPU ms per submission: service ${figures.cpuMsPerSubmission.service ?? '-'} (event-loop thread ${figures.cpuMsPerSubmission.serviceMainThread ?? '-'}), client ${figures.cpuMsPerSubmission.client}`,
+        `load average at the end: ${figures.loadAverage.join(', ')}`,
       ].join('\n'),
     );
 } finally {

@@ -18,10 +18,11 @@ import { retractRoutes } from './routes/retract.js';
  * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath }`, or 200 with `duplicate: true`
  * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON); 404 unknown, 410 retracted
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
- * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion }`
+ * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`
  *
- * Every error is `{ error: { code, message } }`. The caller owns the database and closes it after
- * the app.
+ * Every error is `{ error: { code, message } }`. A submission's checks run on worker threads
+ * (IngestQueue, CheckPool); its write on the event loop. The caller owns the database and closes it
+ * after the app.
  */
 export function buildApp(options: AppOptions): FastifyInstance {
   const o = resolveAppOptions(options);
@@ -74,13 +75,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
       ),
   });
 
-  const queue = new IngestQueue(o.db);
+  const queue = new IngestQueue(o.db, {
+    threads: o.checkThreads,
+    maxQueued: o.maxQueuedSubmissions,
+    maxQueuedBytes: 8 * o.bodyLimitBytes,
+  });
+  // After the requests in flight are answered: their checks need the threads.
+  app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys });
+    resultsRoutes(scope, { db: o.db, queue, keys, idleTimeoutMs: o.requestTimeoutMs });
     retractRoutes(scope, { db: o.db });
-    healthRoutes(scope, { db: o.db });
+    healthRoutes(scope, { db: o.db, queue });
     methodNotAllowedRoutes(scope);
   });
   return app;

@@ -22,6 +22,10 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
   --per-ip-per-minute N     requests from one address per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
   --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
+  --check-threads N         worker threads that check submissions off the event loop
+                            (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
+  --max-queued N            submissions being checked or waiting for a thread; more get 503 with
+                            retry-after (default: ${DEFAULT_APP_OPTIONS.maxQueuedSubmissions})
   --log                     a JSON line per request on stdout (pino), with the stack of any 500
   -h, --help                this text
 
@@ -63,6 +67,13 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
       ),
       bodyLimitBytes: integer('body-limit', values['body-limit'], DEFAULT_APP_OPTIONS.bodyLimitBytes, 1),
       logger: values.log,
+      checkThreads: integer('check-threads', values['check-threads'], DEFAULT_APP_OPTIONS.checkThreads, 1),
+      maxQueuedSubmissions: integer(
+        'max-queued',
+        values['max-queued'],
+        DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
+        1,
+      ),
       rateLimit: {
         perIpPerMinute: integer('per-ip-per-minute', values['per-ip-per-minute'], limits.perIpPerMinute, 1),
         perKeyPerMinute: integer(
@@ -89,6 +100,8 @@ function parse(argv: string[]) {
       'body-limit': { type: 'string' },
       'per-ip-per-minute': { type: 'string' },
       'per-key-per-minute': { type: 'string' },
+      'check-threads': { type: 'string' },
+      'max-queued': { type: 'string' },
       log: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

@@ -9,7 +9,7 @@ export class HttpError extends Error {
     readonly code: string,
     readonly status: number,
     message: string,
-    /** Sent as `retry-after` (seconds) with a 429. */
+    /** Sent as `retry-after` (seconds) with a 429 or a 503. */
     readonly retryAfterSec?: number,
   ) {
     super(message);

@@ -1,5 +1,6 @@
 export { buildApp } from './app.js';
 export { DEFAULT_PORT, type ParsedArgs, parseServerArgs, UsageError } from './args.js';
+export { type Checked, CheckPool, type CheckPoolOptions } from './check-pool.js';
 export type { ErrorBody } from './error-reply.js';
 export { HttpError } from './http-error.js';
 export { IngestQueue, MAX_BATCH } from './ingest-queue.js';

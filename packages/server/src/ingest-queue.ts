@@ -1,13 +1,14 @@
-import { type BenchDb, type IngestOutcome, ingest } from '@redis-benchdb/db';
+import { type BenchDb, type CheckedSubmission, type IngestOutcome, storeSubmission } from '@redis-benchdb/db';
+import { type Checked, CheckPool, type CheckPoolOptions } from './check-pool.js';
 
 /**
- * Most submissions committed in one transaction. Each costs ~0.5 ms of CPU (parse, verify, checks)
- * while the event loop waits, so this bounds one batch to a few tens of milliseconds.
+ * Most submissions committed in one transaction. Each costs a few tens of µs of inserts on the event
+ * loop (its checks ran on a worker thread), so a batch holds the loop for a few milliseconds at most.
  */
 export const MAX_BATCH = 64;
 
 interface Pending {
-  body: Buffer;
+  submission: CheckedSubmission;
   resolve: (outcome: IngestOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -15,25 +16,28 @@ interface Pending {
 type Settled = IngestOutcome | Error;
 
 /**
- * Group commit. The database runs with synchronous=FULL, so each commit waits for an fsync of the WAL
- * (most of a millisecond here), and one commit per submission caps the service below 1,000/s. So the
- * submissions that arrived while the last batch was being written go through ingest() together,
- * inside one outer transaction: ingest's own transaction becomes a savepoint, a refused submission
- * still writes nothing, and one fsync covers the batch.
+ * An ingest in two halves: check() runs every check of a body on a worker thread (CheckPool, which
+ * also bounds how many wait), store() writes what passed, on the event loop, the one writer.
  *
- * Nobody is answered before that commit has returned: a 201 still means "on disk". If the commit
- * itself fails, every submission in the batch is answered with the error, none as stored.
+ * store() is a group commit. The database runs with synchronous=FULL, so each commit waits for an
+ * fsync of the WAL (most of a millisecond here), and one commit per submission caps the service below
+ * 1,000/s. So the submissions checked while the last batch was being written are stored together,
+ * inside one outer transaction: each one's own transaction becomes a savepoint, and one fsync covers
+ * the batch. Nobody is answered before that commit has returned: a 201 still means "on disk". If the
+ * commit itself fails, every submission in the batch is answered with the error, none as stored.
  */
 export class IngestQueue {
+  readonly #checks: CheckPool;
   readonly #commit;
   #pending: Pending[] = [];
   #scheduled = false;
 
-  constructor(db: BenchDb) {
+  constructor(db: BenchDb, checks: CheckPoolOptions) {
+    this.#checks = new CheckPool(checks);
     this.#commit = db.sqlite.transaction((batch: Pending[], settled: Settled[]) => {
       for (const p of batch) {
         try {
-          settled.push(ingest(db, p.body));
+          settled.push(storeSubmission(db, p.submission));
         } catch (e) {
           // SQLite ends the whole transaction on some errors (disk full, I/O): the earlier
           // submissions of the batch are then gone too, so fail them all rather than answer 201.
@@ -44,18 +48,30 @@ export class IngestQueue {
     });
   }
 
-  /** Store one signed envelope; settles after the commit that wrote it (or refused it). */
-  submit(body: Buffer): Promise<IngestOutcome> {
+  /** Every check of one body, on a worker thread; HttpError 503 when too many are waiting. */
+  check(body: Buffer, receivedAt = new Date()): Promise<Checked> {
+    return this.#checks.check(body, receivedAt);
+  }
+
+  /** Store a checked submission; settles after the commit that wrote it (or failed). */
+  store(submission: CheckedSubmission): Promise<IngestOutcome> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ body, resolve, reject });
+      this.#pending.push({ submission, resolve, reject });
       this.#schedule();
     });
+  }
+
+  /** Check, then store: ingest() as the service runs it. Rejects with the IngestError of a refusal. */
+  async submit(body: Buffer): Promise<IngestOutcome> {
+    const { outcome } = await this.check(body);
+    if (outcome instanceof Error) throw outcome;
+    return this.store(outcome);
   }
 
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    // setImmediate, not a microtask: lets the sockets that are ready be read into this batch first.
+    // setImmediate, not a microtask: lets the checks that are done be read into this batch first.
     setImmediate(this.#flush);
   }
 
@@ -81,8 +97,18 @@ export class IngestQueue {
     });
   };
 
-  /** Submissions waiting for the next commit. */
+  /** Submissions being checked or waiting for a thread. */
+  get checking(): number {
+    return this.#checks.queued;
+  }
+
+  /** Checked submissions waiting for the next commit. */
   get pending(): number {
     return this.#pending.length;
+  }
+
+  /** Ends the check threads. Call once no request is in flight (fastify's onClose). */
+  close(): Promise<void> {
+    return this.#checks.close();
   }
 }

@@ -10,8 +10,8 @@ interface Window {
 /**
  * The per-key limit: submissions signed by one key, per minute (fixed windows).
  *
- * Checked before ingest, with the fingerprint the envelope names; charged after, and only when the
- * signature verified (ingest also checks that the fingerprint is the key's). Fingerprints are public:
+ * Checked before a submission is stored, with the fingerprint the envelope names; charged after, and
+ * only when the signature verified (ingest also checks that the fingerprint is the key's). Fingerprints are public:
  * a limit charged on what an envelope merely claims would let anyone use up another key's minute
  * with junk naming it. Junk is the per-IP limit's business. Between check and charge lies one batch,
  * so a key may go over by the submissions of one batch.
@@ -48,7 +48,7 @@ const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
 /**
  * The envelope's `keyFingerprint`, read without verifying anything: only to pick a rate-limit bucket.
  * Undefined for anything that is not an object carrying one: ingest then says what is wrong (400 for
- * JSON that does not parse). A parse of a few KiB costs microseconds, beside ingest's half millisecond.
+ * JSON that does not parse). Runs on a check thread, beside ingest's own parse (check-worker.ts).
  */
 export function peekKeyFingerprint(body: Buffer): string | undefined {
   let doc: unknown;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { BenchDb } from '@redis-benchdb/db';
 
 export interface RateLimitOptions {
@@ -17,6 +18,16 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Log every request (pino, to stdout). @default false */
   logger?: boolean;
+  /**
+   * Worker threads that check submissions (parse, schemas, signature, histograms), off the event
+   * loop. @default the CPUs available, less one for the event loop and the writer; at least 1
+   */
+  checkThreads?: number;
+  /**
+   * Submissions being checked or waiting for a thread, at most; one more is answered 503 with
+   * retry-after. Their bodies may also take at most 8 × bodyLimitBytes. @default 256
+   */
+  maxQueuedSubmissions?: number;
 }
 
 export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit'>> & {
@@ -29,6 +40,9 @@ export const DEFAULT_APP_OPTIONS = {
   rateLimit: { perIpPerMinute: 600, perKeyPerMinute: 300 },
   requestTimeoutMs: 10_000,
   logger: false,
+  checkThreads: Math.max(1, availableParallelism() - 1),
+  // A 5 KiB submission takes about a millisecond of checks: 256 wait a fraction of a second.
+  maxQueuedSubmissions: 256,
 } as const satisfies Omit<ResolvedAppOptions, 'db'>;
 
 /** Defaults filled in and every number checked, once, before the server exists. */
@@ -40,6 +54,8 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
   };
   positiveInteger('bodyLimitBytes', o.bodyLimitBytes);
   positiveInteger('requestTimeoutMs', o.requestTimeoutMs);
+  positiveInteger('checkThreads', o.checkThreads);
+  positiveInteger('maxQueuedSubmissions', o.maxQueuedSubmissions);
   positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
   positiveInteger('rateLimit.perKeyPerMinute', o.rateLimit.perKeyPerMinute);
   return o;

@@ -3,12 +3,13 @@ import { connect } from 'node:net';
 import { type BenchDb, count, openDatabase, SCHEMA_VERSION, signRetraction } from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../result/dist/index.js';
-import { type RunningServer, type ServeOptions, startServer } from '../src/index.js';
+import { type RunningServer, type ServeOptions, startServer } from '../dist/index.js';
 import {
   body,
   envelope,
   key,
   otherKey,
+  otherRun,
   post,
   request,
   signPayload,
@@ -184,7 +185,7 @@ describe('GET /api/v1/results/:id and /api/v1/health', () => {
     const reply = await request(`${s.server.url}/api/v1/health`);
     expect(reply.status).toBe(200);
     // The database's migration count: it grows with every migration (2 since run groups).
-    expect(reply.json).toEqual({ ok: true, results: 1, schemaVersion: SCHEMA_VERSION });
+    expect(reply.json).toEqual({ ok: true, results: 1, schemaVersion: SCHEMA_VERSION, checking: 0 });
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
   });
 });
@@ -193,7 +194,7 @@ describe('POST /api/v1/results/:id/retract', () => {
   async function withTwoResults() {
     const s = await service();
     const mine = (await post(s.results, body(variant(1)))).json.id as string;
-    const theirs = (await post(s.results, body(variant(2), otherKey))).json.id as string;
+    const theirs = (await post(s.results, body(otherRun(2), otherKey))).json.id as string;
     const retract = (id: string, req: unknown) => post(`${s.results}/${id}/retract`, JSON.stringify(req));
     return { s, mine, theirs, retract };
   }
@@ -293,6 +294,6 @@ describe('limits', () => {
     expect(limited.json.error?.message).toContain(envelope(variant(1)).keyFingerprint);
     expect(count(s.reader).results).toBe(2);
     // Another key has its own budget.
-    expect((await post(s.results, body(variant(3), otherKey))).status).toBe(201);
+    expect((await post(s.results, body(otherRun(3), otherKey))).status).toBe(201);
   });
 });

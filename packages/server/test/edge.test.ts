@@ -1,7 +1,7 @@
 // The service's edge against raw sockets: request deadlines that hold, and every refusal, including
 // those Node's HTTP parser makes before a route runs, as a 4xx with `{ error: { code, message } }`.
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningServer, type ServeOptions, startServer } from '../src/index.js';
+import { type RunningServer, type ServeOptions, startServer } from '../dist/index.js';
 import { tempDbPath } from './fixtures.js';
 import { type RawReply, rawRequest, trickle } from './raw-http.js';
 

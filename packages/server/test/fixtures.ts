@@ -26,6 +26,7 @@ export {
   envelope,
   key,
   otherKey,
+  otherRun,
   signPayload,
   suiteRun,
   variant,

@@ -5,6 +5,7 @@ import { deflateSync, gzipSync, inflateSync } from 'node:zlib';
 import { signRetraction } from '@redis-benchdb/db';
 import { canonicalJson, type ResultV1 } from '../../result/dist/index.js';
 import { body, envelope, key, otherKey, signPayload, suiteRun, variant } from './fixtures.js';
+import { heaviestBody } from './heaviest-body.js';
 
 export interface HostileBody {
   name: string;
@@ -337,6 +338,8 @@ export function hostileBodies(): HostileBody[] {
       name: 'finished before it started',
       body: signed(141, (r) => Object.assign(r, { finishedAt: '2025-03-04T10:00:00.000Z' })),
     },
+    // The most CPU a body under the limit can cost the checks (heaviest-body.ts).
+    { name: '4 MiB of trials with full histograms', body: heaviestBody(151) },
     // Free text.
     {
       name: 'control characters in the CPU model',

@@ -3,11 +3,27 @@
 // See hostile-bodies.ts for the bodies.
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { Worker } from 'node:worker_threads';
 import { openDatabase } from '@redis-benchdb/db';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyEnvelope } from '../../result/dist/index.js';
-import { body, otherKey, type ServiceProcess, spawnService, tempDbPath, variant } from './fixtures.js';
+import {
+  body,
+  otherKey,
+  otherRun,
+  type ServiceProcess,
+  spawnService,
+  tempDbPath,
+  variant,
+} from './fixtures.js';
+import {
+  describeSamples,
+  type Polled,
+  percentile,
+  pollHealth,
+  type Sample,
+  type Window,
+  worstBodies,
+} from './health-poller.js';
 import { type HostileBody, hostileBodies } from './hostile-bodies.js';
 
 // Built once, before any clock runs (~1 s: the bombs are compressed here).
@@ -71,70 +87,28 @@ function digest(dbPath: string): string {
   }
 }
 
-/**
- * GET /api/v1/health back to back over one keep-alive connection of its own, from a worker thread:
- * the test's own synchronous work (digests, building requests) must not count as the service's
- * latency. Each sample is [when it was sent (ms since the epoch), latency ms].
- */
-const POLLER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-let url = workerData.url;
-let stopped = false;
-const samples = [];
-parentPort.on('message', (m) => {
-  if (m.url) url = m.url;
-  if (m.stop) stopped = true;
-});
-const once = () => new Promise((resolve) => {
-  const sentAt = performance.timeOrigin + performance.now();
-  const started = performance.now();
-  const req = http.get(new URL('/api/v1/health', url), { agent }, (res) => {
-    res.resume().on('end', () => { samples.push([sentAt, performance.now() - started]); resolve(); });
-  });
-  // A service being restarted: counted as the time it was unreachable.
-  req.on('error', () => { samples.push([sentAt, performance.now() - started]); setTimeout(resolve, 10); });
-});
-(async () => {
-  while (!stopped) await once();
-  agent.destroy();
-  parentPort.postMessage(samples);
-})();
-`;
-
-type Sample = [sentAtMs: number, latencyMs: number];
-
-function pollHealth(url: string) {
-  const worker = new Worker(POLLER, { eval: true, workerData: { url } });
-  const done = new Promise<Sample[]>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return {
-    /** The service moved (restarted on another port). */
-    follow: (to: string) => worker.postMessage({ url: to }),
-    async stop(): Promise<Sample[]> {
-      worker.postMessage({ stop: true });
-      const samples = await done;
-      await worker.terminate();
-      return samples;
-    },
-  };
-}
-
 const now = () => performance.timeOrigin + performance.now();
 
-const percentile = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+/**
+ * Health must answer within 100 ms while the bodies are refused: a figure for a quiet machine
+ * (docs/BENCHMARKS.md). These tests share 2 cores with other work, where a poll's wall time says more
+ * about the machine than about the service, so what is held to a fixed figure is the service's
+ * main-thread CPU time during each poll: the work on the event loop that health waited behind, which
+ * a busy machine does not inflate. Every body's parsing, checks and signature run on worker threads,
+ * and one at a time a poll waited behind 5 ms at most (receiving a 4 MiB body, at a load average of
+ * 13 to 19). While they ran on the event loop, polls waited behind 41 ms (the 1 MB CPU model) and
+ * 558 ms (4 MiB of trials) of it.
+ *
+ * With 8 bodies in flight a slow poll also overlaps the reading and answering of many others, work
+ * interleaved with it rather than ahead of it: up to 16 ms of it was seen, so there the budget is
+ * doubled. On the old code the 4 MiB body still held a poll for 602 ms of CPU.
+ */
+const LOOP_CPU_BUDGET_MS = 20;
 
 /**
- * Health must answer within 100 ms while the bodies are refused. That figure is for a quiet machine
- * (docs/BENCHMARKS.md). These tests share 2 cores with other work, where a poll during a 300-byte
- * body took 170 ms against an idle p99 of 10 ms, so health is held to a bound scaled by an idle
- * baseline taken moments before on the same machine: max(250 ms, 10 × its p99, 3 × its max). Load on
- * the machine slows both alike; a body that holds the service's event loop for a second or more (a
- * histogram decoded bucket by bucket, ajv's thousands of errors, a bomb inflated) still fails it.
+ * The wall time is held to a bound scaled by an idle baseline taken moments before on the same
+ * machine: max(250 ms, 10 × its p99, 3 × its max). Load slows both alike; a service that stops
+ * answering (a restart, a hang) still fails it.
  */
 function healthBoundMs(idle: Baseline): number {
   return Math.max(250, 10 * idle.p99Ms, 3 * idle.maxMs);
@@ -145,8 +119,8 @@ interface Baseline {
   maxMs: number;
 }
 
-async function idleHealth(url: string): Promise<Baseline> {
-  const poll = pollHealth(url);
+async function idleHealth(service: Polled): Promise<Baseline> {
+  const poll = pollHealth(service);
   // 3 s of back-to-back polls (a few hundred on a quiet machine).
   await new Promise((r) => setTimeout(r, 3000));
   const latencies = (await poll.stop()).map((x) => x[1]);
@@ -156,23 +130,22 @@ async function idleHealth(url: string): Promise<Baseline> {
 const describeBaseline = (idle: Baseline) =>
   `idle p99 ${idle.p99Ms.toFixed(1)} ms, max ${idle.maxMs.toFixed(1)} ms, bound ${healthBoundMs(idle).toFixed(0)} ms`;
 
-/** The worst health latency while each body was in flight, worst first: what held the service. */
-function worstBodies(samples: Sample[], windows: { name: string; from: number; to: number }[]): string {
-  return windows
-    .map((w) => ({
-      name: w.name,
-      maxMs: Math.max(0, ...samples.filter(([at, ms]) => at + ms >= w.from && at <= w.to).map((x) => x[1])),
-    }))
-    .sort((a, b) => b.maxMs - a.maxMs)
-    .slice(0, 5)
-    .map((w) => `${w.name} ${w.maxMs.toFixed(0)} ms`)
-    .join('; ');
+/** The polls that waited behind more main-thread CPU time than the budget, named by the bodies in flight. */
+function blockedPolls(samples: Sample[], windows: Window[], budgetMs = LOOP_CPU_BUDGET_MS): string[] {
+  return samples
+    .filter((x) => x[2] > budgetMs)
+    .map(([at, ms, cpu]) => {
+      const during = windows.filter((w) => at + ms >= w.from && at <= w.to).map((w) => w.name);
+      return `${cpu.toFixed(0)} ms of CPU (a ${ms.toFixed(0)} ms poll) while ${during.join(', ') || 'no body'} was in flight`;
+    });
 }
+
+const polled = (s: ServiceProcess): Polled => ({ url: s.url, pid: s.child.pid! });
 
 /** The service with two results stored (one per key), and its digest. */
 async function seeded(dbPath: string): Promise<ServiceProcess> {
   const service = await spawnService(dbPath, [], { sharedByTests: true });
-  for (const b of [body(variant(1)), body(variant(2), otherKey)]) {
+  for (const b of [body(variant(1)), body(otherRun(2), otherKey)]) {
     const a = await submit(service.url, { name: 'seed', body: b });
     expect(a.status).toBe(201);
   }
@@ -192,12 +165,12 @@ describe(`${BODIES.length} hostile submissions, one at a time`, () => {
   let service: ServiceProcess;
   let idle: Baseline;
   let health: ReturnType<typeof pollHealth>;
-  const windows: { name: string; from: number; to: number }[] = [];
+  const windows: Window[] = [];
 
   beforeAll(async () => {
     service = await seeded(dbPath);
-    idle = await idleHealth(service.url);
-    health = pollHealth(service.url);
+    idle = await idleHealth(polled(service));
+    health = pollHealth(polled(service));
   });
 
   // Only on failure: a body that hangs the service (an unbounded histogram, on a branch without the
@@ -212,7 +185,7 @@ describe(`${BODIES.length} hostile submissions, one at a time`, () => {
     service.child.kill('SIGKILL');
     await service.exited;
     service = await spawnService(dbPath, [], { sharedByTests: true });
-    health.follow(service.url);
+    health.follow(polled(service));
   });
 
   // Each body is held to the database as it was just before it: one that gets stored fails its own
@@ -226,14 +199,14 @@ describe(`${BODIES.length} hostile submissions, one at a time`, () => {
     expect(digest(dbPath)).toBe(before);
   });
 
-  it('health answered within a bound scaled by an idle baseline throughout', async () => {
+  it(`health never waited behind more than ${LOOP_CPU_BUDGET_MS} ms of event-loop CPU, and kept answering`, async () => {
     const samples = await health.stop();
-    const latencies = samples.map((x) => x[1]);
-    const max = Math.max(...latencies);
+    const max = Math.max(...samples.map((x) => x[1]));
     console.log(
-      `health during ${BODIES.length} hostile bodies: ${latencies.length} polls, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${max.toFixed(1)} ms (${describeBaseline(idle)}); slowest while: ${worstBodies(samples, windows)}`,
+      `health during ${BODIES.length} hostile bodies: ${describeSamples(samples)} (${describeBaseline(idle)}); worst while: ${worstBodies(samples, windows)}`,
     );
-    expect(latencies.length).toBeGreaterThan(BODIES.length);
+    expect(samples.length).toBeGreaterThan(BODIES.length);
+    expect(blockedPolls(samples, windows)).toEqual([]);
     expect(max).toBeLessThan(healthBoundMs(idle));
   });
 
@@ -267,10 +240,10 @@ describe('all hostile submissions at once, 8 in flight', () => {
     const dbPath = tempDbPath();
     const service = await seeded(dbPath);
     const before = digest(dbPath);
-    const idle = await idleHealth(service.url);
-    const health = pollHealth(service.url);
+    const idle = await idleHealth(polled(service));
+    const health = pollHealth(polled(service));
     const answers: Answer[] = [];
-    const windows: { name: string; from: number; to: number }[] = [];
+    const windows: Window[] = [];
     let next = 0;
     const worker = async () => {
       while (next < BODIES.length) {
@@ -284,7 +257,7 @@ describe('all hostile submissions at once, 8 in flight', () => {
     const samples = await health.stop();
     const max = Math.max(...samples.map((x) => x[1]));
     console.log(
-      `health during ${BODIES.length} hostile bodies 8 at a time: max ${max.toFixed(1)} ms over ${samples.length} polls (${describeBaseline(idle)}); slowest while: ${worstBodies(samples, windows)}`,
+      `health during ${BODIES.length} hostile bodies 8 at a time: ${describeSamples(samples)} (${describeBaseline(idle)}); worst while: ${worstBodies(samples, windows)}`,
     );
     const failures = BODIES.flatMap((h, i) => {
       try {
@@ -296,7 +269,8 @@ describe('all hostile submissions at once, 8 in flight', () => {
     });
     expect(failures).toEqual([]);
     expect(digest(dbPath)).toBe(before);
-    // With 8 bodies in flight a poll can queue behind the synchronous work of several of them.
+    expect(blockedPolls(samples, windows, 2 * LOOP_CPU_BUDGET_MS)).toEqual([]);
+    // With 8 bodies in flight a poll can queue behind the reads and copies of several of them.
     expect(max).toBeLessThan(2 * healthBoundMs(idle));
   });
 });

@@ -14,7 +14,7 @@ import {
   duplicatePayloadEnvelope,
   nestedPayloadEnvelope,
 } from '../../result/test/support/envelopes.js';
-import { type RunningServer, startServer } from '../src/index.js';
+import { type RunningServer, startServer } from '../dist/index.js';
 import { body, post, request, tempDbPath, variant } from './fixtures.js';
 
 let server: RunningServer;

@@ -1,12 +1,22 @@
-import { count, IngestError, openDatabase } from '@redis-benchdb/db';
+import { count, IngestError, ingest, openDatabase } from '@redis-benchdb/db';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IngestQueue, MAX_BATCH } from '../src/index.js';
+import { HttpError, IngestQueue, MAX_BATCH } from '../dist/index.js';
 import { body, submissions, tempDbPath, variant } from './fixtures.js';
 
 const open: { close(): void }[] = [];
-afterEach(() => {
+const queues: IngestQueue[] = [];
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((q) => q.close()));
   for (const db of open.splice(0)) db.close();
 });
+
+const CHECKS = { threads: 1, maxQueued: 256, maxQueuedBytes: 32 * 2 ** 20 };
+
+function newQueue(db: ReturnType<typeof openDatabase>, checks = CHECKS): IngestQueue {
+  const queue = new IngestQueue(db, checks);
+  queues.push(queue);
+  return queue;
+}
 
 function tempDb(path = tempDbPath()) {
   const db = openDatabase(path);
@@ -17,9 +27,9 @@ function tempDb(path = tempDbPath()) {
 describe('IngestQueue (group commit)', () => {
   it('answers each submission of one batch on its own: stored, duplicate or refused', async () => {
     const db = tempDb();
-    const queue = new IngestQueue(db);
+    const queue = newQueue(db);
     const same = Buffer.from(body(variant(1)));
-    // Submitted in one tick: one batch, one transaction.
+    // Submitted in one tick: checked on the thread one after the other, stored in one or more batches.
     const settled = await Promise.allSettled(
       [same, Buffer.from('{"broken'), same, Buffer.from(body(variant(2)))].map((b) => queue.submit(b)),
     );
@@ -37,7 +47,7 @@ describe('IngestQueue (group commit)', () => {
 
   it(`splits more than ${MAX_BATCH} waiting submissions into batches, storing all`, async () => {
     const db = tempDb();
-    const queue = new IngestQueue(db);
+    const queue = newQueue(db);
     const outcomes = await Promise.all(
       submissions(MAX_BATCH * 2 + 1).map((b) => queue.submit(Buffer.from(b))),
     );
@@ -53,7 +63,7 @@ describe('IngestQueue (group commit)', () => {
     // Another connection holds the write lock (as a long `db:build` might): the batch cannot begin.
     const other = tempDb(path);
     other.sqlite.exec('BEGIN IMMEDIATE');
-    const queue = new IngestQueue(db);
+    const queue = newQueue(db);
     const settled = await Promise.allSettled(submissions(3).map((b) => queue.submit(Buffer.from(b))));
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/locked|busy/i);
@@ -61,5 +71,71 @@ describe('IngestQueue (group commit)', () => {
     expect(count(db).results).toBe(0);
     await queue.submit(Buffer.from(submissions(1)[0]!));
     expect(count(db).results).toBe(1);
+  });
+});
+
+describe('IngestQueue checks on worker threads', () => {
+  it('refuses with the code, status and message ingest() gives on the event loop', async () => {
+    const queue = newQueue(tempDb());
+    const tampered = body(variant(3)).replace('rbdb:000003:', 'rbdb:000004:');
+    const bodies = ['{"broken', '[[[]]]', tampered, '', '\xff'].map((b) => Buffer.from(b, 'latin1'));
+    for (const b of bodies) {
+      const direct = (() => {
+        try {
+          ingest(tempDb(), b);
+        } catch (e) {
+          return e as IngestError;
+        }
+        throw new Error('ingest() stored a broken body');
+      })();
+      const { outcome } = await queue.check(b);
+      expect(outcome).toBeInstanceOf(IngestError);
+      expect({ ...(outcome as IngestError), message: (outcome as IngestError).message }).toEqual({
+        ...direct,
+        message: direct.message,
+      });
+    }
+  });
+
+  it('answers 503 with retry-after past maxQueued, and takes submissions again once they drain', async () => {
+    const db = tempDb();
+    const queue = newQueue(db, { ...CHECKS, maxQueued: 2 });
+    const [a, b, c, d] = submissions(4).map((s) => Buffer.from(s));
+    // In one tick: no check can finish before the third is asked for.
+    const first = [queue.submit(a!), queue.submit(b!)];
+    const third = queue.check(c!);
+    await expect(third).rejects.toBeInstanceOf(HttpError);
+    const busy = (await third.catch((e: unknown) => e)) as HttpError;
+    expect(busy).toMatchObject({ code: 'BUSY', status: 503 });
+    expect(busy.retryAfterSec).toBeGreaterThanOrEqual(1);
+    expect(busy.message).toMatch(/checking 2 submissions .*; retry in \d+ s$/);
+    expect((await Promise.all(first)).map((o) => o.duplicate)).toEqual([false, false]);
+    expect(queue.checking).toBe(0);
+    await queue.submit(d!);
+    expect(count(db).results).toBe(3);
+  });
+
+  it('takes one body of any size, and no second past maxQueuedBytes', async () => {
+    const queue = newQueue(tempDb(), { ...CHECKS, maxQueuedBytes: 1000 });
+    const [a, b] = submissions(2).map((s) => Buffer.from(s));
+    expect(a!.length).toBeGreaterThan(1000);
+    const first = queue.submit(a!);
+    await expect(queue.check(b!)).rejects.toMatchObject({ code: 'BUSY', status: 503 });
+    expect((await first).duplicate).toBe(false);
+  });
+});
+
+describe('IngestQueue hands large bodies to the thread', () => {
+  it('moves a body past 64 KiB rather than copying it, and stores it', async () => {
+    const db = tempDb();
+    const queue = newQueue(db);
+    // Whitespace before the envelope is JSON: 100 KB that fastify would have read into one buffer.
+    const large = Buffer.from(`${' '.repeat(100_000)}${body(variant(5))}`);
+    const small = Buffer.from(body(variant(6)));
+    expect((await queue.submit(large)).duplicate).toBe(false);
+    expect(large.length).toBe(0); // its memory now belongs to the thread
+    expect((await queue.submit(small)).duplicate).toBe(false);
+    expect(small.length).toBeGreaterThan(0);
+    expect(count(db).results).toBe(2);
   });
 });

@@ -20,6 +20,8 @@ describe('parseServerArgs', () => {
         requestTimeoutMs: DEFAULT_APP_OPTIONS.requestTimeoutMs,
         bodyLimitBytes: DEFAULT_APP_OPTIONS.bodyLimitBytes,
         logger: false,
+        checkThreads: DEFAULT_APP_OPTIONS.checkThreads,
+        maxQueuedSubmissions: DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
         rateLimit: DEFAULT_APP_OPTIONS.rateLimit,
       },
     });
@@ -27,7 +29,7 @@ describe('parseServerArgs', () => {
 
   it('takes every flag', () => {
     const parsed = parseServerArgs(
-      '--db d.sqlite --host :: --port 0 --request-timeout 1500 --body-limit 2048 --per-ip-per-minute 5 --per-key-per-minute 6 --log'.split(
+      '--db d.sqlite --host :: --port 0 --request-timeout 1500 --body-limit 2048 --per-ip-per-minute 5 --per-key-per-minute 6 --check-threads 3 --max-queued 7 --log'.split(
         ' ',
       ),
       {},
@@ -41,6 +43,8 @@ describe('parseServerArgs', () => {
         requestTimeoutMs: 1500,
         bodyLimitBytes: 2048,
         logger: true,
+        checkThreads: 3,
+        maxQueuedSubmissions: 7,
         rateLimit: { perIpPerMinute: 5, perKeyPerMinute: 6 },
       },
     });
@@ -51,6 +55,8 @@ describe('parseServerArgs', () => {
     [['--port', 'x'], /--port: x/],
     [['--request-timeout', '0'], /--request-timeout: 0 \(a whole number, at least 1\)/],
     [['--body-limit', '1.5'], /--body-limit: 1\.5/],
+    [['--check-threads', '0'], /--check-threads: 0 \(a whole number, at least 1\)/],
+    [['--max-queued', 'many'], /--max-queued: many/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['stray'], /stray/],
   ])('refuses %j, naming the flag', (argv, says) => {
@@ -63,7 +69,16 @@ describe('the bin', () => {
   it('--help prints every flag and exits 0', () => {
     const r = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    for (const flag of ['--db', '--host', '--port', '--request-timeout', '--body-limit', '--log'])
+    for (const flag of [
+      '--db',
+      '--host',
+      '--port',
+      '--request-timeout',
+      '--body-limit',
+      '--check-threads',
+      '--max-queued',
+      '--log',
+    ])
       expect(r.stdout).toContain(flag);
   });
 

@@ -1,18 +1,16 @@
 import { type BenchDb, getEnvelope, IngestError } from '@redis-benchdb/db';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
-import { nestsDeeperThan } from '../json-depth.js';
-import { type KeyBudget, peekKeyFingerprint } from '../key-budget.js';
+import type { KeyBudget } from '../key-budget.js';
 
 export interface ResultsRouteDeps {
   db: BenchDb;
   queue: IngestQueue;
   keys: KeyBudget;
+  /** The socket's idle timeout (fastify's connectionTimeout). */
+  idleTimeoutMs: number;
 }
-
-/** Deeper than any envelope (one level: the result is a string inside it), shallow enough to scan. */
-const MAX_DEPTH = 64;
 
 /** A content id: the hex SHA-256 of a payload. Anything else cannot be stored, so it is not looked up. */
 const ID = /^[0-9a-f]{64}$/;
@@ -25,43 +23,23 @@ export function rawBody(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
-export function resultsRoutes(app: FastifyInstance, { db, queue, keys }: ResultsRouteDeps): void {
+export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): void {
   app.post('/api/v1/results', async (request, reply) => {
-    const body = rawBody(request);
-    if (nestsDeeperThan(body, MAX_DEPTH))
-      throw new HttpError(
-        'TOO_DEEP',
-        400,
-        `the body nests arrays or objects more than ${MAX_DEPTH} deep; an envelope nests one: send the envelope run --out wrote`,
-      );
-    const key = peekKeyFingerprint(body);
-    if (key !== undefined) {
-      const retryAfterSec = keys.retryAfterSec(key);
-      if (retryAfterSec > 0)
-        throw new HttpError(
-          'RATE_LIMITED',
-          429,
-          `key ${key} has sent ${keys.perMinute} submissions this minute; retry in ${retryAfterSec} s`,
-          retryAfterSec,
-        );
-    }
+    // The body is in, within the request deadline. The socket's idle timer would cut the wait for a
+    // check thread and a commit (seconds, behind a few 4 MiB bodies) with no answer at all: that
+    // wait is the service's own, and the queue bounds it. The timer runs again for the reply.
+    const socket = request.raw.socket;
+    socket.setTimeout(0);
     try {
-      const { id, pagePath, duplicate } = await queue.submit(body);
-      if (key !== undefined) keys.charge(key);
-      reply.header('location', `/api/v1/results/${id}`);
-      // The body says `duplicate` only when it is one, so that a new result's answer is just where it went.
-      return reply
-        .status(duplicate ? 200 : 201)
-        .send(duplicate ? { id, pagePath, duplicate } : { id, pagePath });
-    } catch (e) {
-      if (key !== undefined && e instanceof IngestError && SIGNED_REFUSALS.has(e.code)) keys.charge(key);
-      throw e;
+      return await submit(request, reply, deps);
+    } finally {
+      socket.setTimeout(deps.idleTimeoutMs);
     }
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/results/:id', async (request, reply) => {
     const { id } = request.params;
-    const stored = ID.test(id) ? getEnvelope(db, id) : null;
+    const stored = ID.test(id) ? getEnvelope(deps.db, id) : null;
     if (!stored) throw new HttpError('NOT_FOUND', 404, `no result ${id}`);
     if (stored.retractedAt !== null)
       throw new HttpError(
@@ -72,4 +50,34 @@ export function resultsRoutes(app: FastifyInstance, { db, queue, keys }: Results
     // The envelope as verified (canonical): what `redis-benchdb verify` checks.
     return reply.type('application/json; charset=utf-8').send(stored.envelope);
   });
+}
+
+/**
+ * Every check, the key's peek included, runs on a worker thread (check-worker.ts); a refusal comes
+ * back as the outcome. The key's limit is still decided before anything is stored.
+ */
+async function submit(request: FastifyRequest, reply: FastifyReply, { queue, keys }: ResultsRouteDeps) {
+  const { key, outcome } = await queue.check(rawBody(request));
+  if (key !== undefined) {
+    const retryAfterSec = keys.retryAfterSec(key);
+    if (retryAfterSec > 0)
+      throw new HttpError(
+        'RATE_LIMITED',
+        429,
+        `key ${key} has sent ${keys.perMinute} submissions this minute; retry in ${retryAfterSec} s`,
+        retryAfterSec,
+      );
+  }
+  if (outcome instanceof IngestError) {
+    if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) keys.charge(key);
+    throw outcome;
+  }
+  const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
+  if (key !== undefined) keys.charge(key);
+  reply.header('location', `/api/v1/results/${id}`);
+  // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
+  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts).
+  return reply
+    .status(duplicate ? 200 : 201)
+    .send({ id, pagePath, ...(copyOf ? { copyOf } : {}), ...(duplicate ? { duplicate } : {}) });
 }

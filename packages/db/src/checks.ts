@@ -1,0 +1,9 @@
+// The checks half of ingest(), without SQLite (`@redis-benchdb/db/checks`): what the service's worker
+// threads load, so that each does not load better-sqlite3 too.
+export {
+  type CheckedSubmission,
+  checkSubmission,
+  type IngestOptions,
+  SUPPORTED_SCHEMAS,
+} from './check-submission.js';
+export { IngestError, type IngestErrorCode } from './ingest-error.js';
