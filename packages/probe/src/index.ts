@@ -4,6 +4,14 @@
  * systeminformation and @redis-benchdb/result (never the engine or a Redis client).
  */
 
+export {
+  BUILD_MANIFEST_NAME,
+  BUILD_MANIFEST_SCHEMA,
+  findServerBuild,
+  readServerBuild,
+  type ServerBuild,
+  serverBinaryCandidates,
+} from './build-manifest.js';
 export { type CloudMetadata, queryCloudMetadata } from './cloud-metadata.js';
 export {
   type InterferenceFigures,

@@ -12,6 +12,7 @@
  *   - Otherwise Redis if there is a `redis_version`, else unknown.
  */
 
+import { findServerBuild } from './build-manifest.js';
 import { cleanServer } from './clean.js';
 import { known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
@@ -323,9 +324,16 @@ export async function readServerFacts(redis: ServerCommands): Promise<RawServerF
   return { info: parseInfo(infoText), config, clients, notes };
 }
 
+/**
+ * The Server block of a live server. A local server's binary is looked up for the manifest that
+ * scripts/build-server.mjs leaves beside what it builds (`build`: the archive's tag and checksum),
+ * whether or not redis-benchdb launched it. A remote server's paths mean nothing here.
+ */
 export async function collectServer(redis: ServerCommands, local: boolean | null): Promise<Server> {
   const raw = await readServerFacts(redis);
-  return describeServer(raw.info, raw.config, raw.clients, local, raw.notes);
+  const server = describeServer(raw.info, raw.config, raw.clients, local, raw.notes);
+  const build = local === true ? await findServerBuild(raw.info) : null;
+  return build ? { ...server, build } : server;
 }
 
 /** CONFIG GET replies: a flat [name, value, ...] array (RESP2) or a map (RESP3, some clients). */
