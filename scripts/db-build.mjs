@@ -1,4 +1,5 @@
-// pnpm db:build [--db PATH]: build the SQLite database from the result files in data/, through the
+// pnpm db:build [--db PATH] [--data DIR]: build the SQLite database from the result files in data/
+// (data/imported and the runner's own data/results/<machine>/), through the
 // same ingest() and ingestImported() the service and the CLI use, so a file that would be refused
 // there fails the build here. The database is built in a temporary file and moved into place, so a
 // failed build never leaves a half-written database where the site reads one.
@@ -12,7 +13,10 @@ const { openDatabase, ingest, ingestImported, count, integrityCheck } = await im
 );
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { db: { type: 'string', default: join(root, 'data/benchdb.sqlite') } },
+  options: {
+    db: { type: 'string', default: join(root, 'data/benchdb.sqlite') },
+    data: { type: 'string', default: join(root, 'data') },
+  },
 });
 const target = values.db;
 const tmp = `${target}.${process.pid}.tmp`;
@@ -21,7 +25,9 @@ function* jsonFiles(dir) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* jsonFiles(path);
-    else if (name.endsWith('.json')) yield path;
+    // A results directory's manifest.json says how its results were made; it is not a result
+    // (scripts/test/data-results.test.ts checks it against them).
+    else if (name.endsWith('.json') && name !== 'manifest.json') yield path;
   }
 }
 
@@ -29,7 +35,7 @@ const db = openDatabase(tmp);
 let failed = 0;
 let stored = 0;
 try {
-  for (const file of jsonFiles(join(root, 'data'))) {
+  for (const file of jsonFiles(values.data)) {
     const text = readFileSync(file, 'utf8');
     const schema = JSON.parse(text).schema;
     try {

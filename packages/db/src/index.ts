@@ -1,15 +1,42 @@
+export {
+  type AdHocCells,
+  adHocCells,
+  type CellFigureRow,
+  cellFiguresOf,
+  serverBlockOf,
+} from './cell-figures.js';
+// checkSubmission, IngestError and their types: the checks half of ingest(), also `@redis-benchdb/db/checks`.
+export * from './checks.js';
+export {
+  type Cohort,
+  type CohortMember,
+  type CohortOptions,
+  type CohortRank,
+  cohort,
+  explainCohort,
+  rankIn,
+} from './cohort.js';
 export { contentId, resultPagePath } from './content-id.js';
 export { defaultDatabasePath } from './default-path.js';
 export { type CellFilter, explainFindCells, type FoundCell, findCells } from './find-cells.js';
-export {
-  type IngestOptions,
-  type IngestOutcome,
-  ingest,
-  SUPPORTED_SCHEMAS,
-} from './ingest.js';
-export { IngestError, type IngestErrorCode } from './ingest-error.js';
+export { type IngestOutcome, ingest, storeSubmission } from './ingest.js';
 export { ingestImported } from './ingest-imported.js';
-export { applyMigrations, checkMigrated, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './migrations.js';
+export { MIN_DIGEST_LATENCIES } from './measurements.js';
+export {
+  applyMigrations,
+  checkMigrated,
+  MIGRATIONS,
+  type Migration,
+  SCHEMA_VERSION,
+  schemaVersion,
+} from './migrations.js';
+export { DEFAULT_SIMILAR_LIMIT, explainSimilar, type SimilarResult, similarResults } from './neighbours.js';
+export {
+  type RepeatedCell,
+  repeatedEnvironments,
+  repeatedMedians,
+  repeatedMediansPlan,
+} from './noise-queries.js';
 export { type BenchDb, DEFAULT_OPEN_OPTIONS, type OpenOptions, openDatabase } from './open.js';
 export {
   checkNumbers,
@@ -33,6 +60,14 @@ export {
   type ResultSummary,
   type StoredEnvelope,
 } from './queries.js';
+export {
+  FALLBACK_HEADLINE_CELLS,
+  HEADLINE_LABELS,
+  type HeadlineRank,
+  headlineCells,
+  type RankOptions,
+  resultRanks,
+} from './rank.js';
 export { RETRACT_WINDOW_MS, type RetractOptions, type RetractOutcome, retract } from './retract.js';
 export { RetractError, type RetractErrorCode } from './retract-error.js';
 export {
@@ -55,3 +90,10 @@ export {
   type SiteResultRow,
   siteQueryPlans,
 } from './site-queries.js';
+export {
+  explainWorkloadCells,
+  iterateWorkloadCells,
+  type WorkloadCell,
+  type WorkloadDefinition,
+  workloadDefinition,
+} from './workloads.js';

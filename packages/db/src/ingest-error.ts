@@ -14,14 +14,16 @@ export type IngestErrorCode =
   | 'INVALID_RESULT'
   /** A histogram that is not HdrHistogram V2, or claims more buckets or bytes than its range holds. */
   | 'INVALID_HISTOGRAM'
-  | 'IMPLAUSIBLE';
+  | 'IMPLAUSIBLE'
+  /** A cell's histogram is another key's result's, byte for byte (copies.ts). */
+  | 'DUPLICATE_MEASUREMENTS';
 
 export class IngestError extends Error {
   override name = 'IngestError';
 
   constructor(
     readonly code: IngestErrorCode,
-    readonly status: 400 | 413 | 422,
+    readonly status: 400 | 409 | 413 | 422,
     message: string,
   ) {
     super(message);

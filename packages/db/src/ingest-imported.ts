@@ -1,6 +1,7 @@
 import { canonicalJson, IMPORTED_SCHEMA_ID, type ImportedV1, validateImported } from '@redis-benchdb/result';
+import type { IngestOptions } from './check-submission.js';
 import { contentId, resultPagePath } from './content-id.js';
-import type { IngestOptions, IngestOutcome } from './ingest.js';
+import type { IngestOutcome } from './ingest.js';
 import { IngestError } from './ingest-error.js';
 import type { BenchDb } from './open.js';
 import { checkNumbers } from './plausibility.js';

@@ -1,28 +1,10 @@
-import {
-  canonicalJson,
-  checkJsonStructure,
-  ENVELOPE_SCHEMA_ID,
-  type EnvelopeV1,
-  JsonStructureError,
-  type JsonStructureErrorCode,
-  RESULT_SCHEMA_ID,
-  type ResultV1,
-  verifyEnvelope,
-} from '@redis-benchdb/result';
 import type Database from 'better-sqlite3';
-import { contentId, resultPagePath } from './content-id.js';
-import { IngestError } from './ingest-error.js';
+import { type CheckedSubmission, checkSubmission, type IngestOptions } from './check-submission.js';
+import { resultPagePath } from './content-id.js';
+import { findCopy } from './copies.js';
+import type { MeasurementRow } from './measurements.js';
 import type { BenchDb } from './open.js';
-import { checkNumbers, checkPlausibility, type PlausibilityProblem } from './plausibility.js';
-import { type CellRow, cellRows, type ResultRow, resultRow, type WarningRow, warningRows } from './rows.js';
-
-/** What a submission may be, and what its payload may be: named in every UNSUPPORTED_SCHEMA message. */
-export const SUPPORTED_SCHEMAS = { envelope: [ENVELOPE_SCHEMA_ID], result: [RESULT_SCHEMA_ID] } as const;
-
-export interface IngestOptions {
-  /** Receipt time: `received_at`, and "now" for the timestamp checks. @default new Date() */
-  now?: Date;
-}
+import type { CellRow, ResultRow, WarningRow } from './rows.js';
 
 export interface IngestOutcome {
   /** The content id: hex SHA-256 of the signed payload. */
@@ -31,163 +13,67 @@ export interface IngestOutcome {
   duplicate: boolean;
   /** Where the site shows it: `/results/<id>/`. */
   pagePath: string;
+  /**
+   * Present when the result repeats the measurements of an earlier one of the same key: that
+   * result's id. It is stored, marked as a copy, and never counted twice (copies.ts).
+   */
+  copyOf?: string;
 }
 
 /**
  * Store one signed envelope (`redis-benchdb/envelope.v1`), given as the bytes received, in its
  * canonical form (RFC 8785): the id, the hash of the signed payload, does not change. The one way
- * signed results enter the database: the server, `db:build` and tests all come through here, so the
+ * signed results enter the database: the server, `db:build` and tests all come through here (the
+ * server as its two halves, checkSubmission on worker threads and storeSubmission on its own), so the
  * checks cannot differ between them. Throws IngestError, with nothing written, when refused.
- *
+ */
+export function ingest(db: BenchDb, body: string | Uint8Array, opts: IngestOptions = {}): IngestOutcome {
+  return storeSubmission(db, checkSubmission(body, opts));
+}
+
+/**
+ * Write a submission checkSubmission passed, in one transaction (a savepoint inside a caller's).
  * A result already stored (same payload) is a no-op answering `duplicate: true`, even if it was
  * retracted: the envelope is public, and replaying it must not undo its owner's retraction.
  */
-export function ingest(db: BenchDb, body: string | Buffer, opts: IngestOptions = {}): IngestOutcome {
-  const text = typeof body === 'string' ? body : decodeUtf8(body);
-  checkStructure(text);
-  const parsed = parseJson(text);
-  refuseOtherSchemas(parsed);
-  const verified = verifyEnvelope(parsed);
-  if (!verified.ok) throw refusal(parsed as EnvelopeV1, verified);
-
-  const now = opts.now ?? new Date();
-  const problems = checkPlausibility(verified.result, { now });
-  if (problems.length > 0) throw implausible(problems);
-
-  const envelope = parsed as EnvelopeV1;
-  const id = contentId(envelope.payload);
-  const row = resultRow(verified.result, {
-    id,
-    // What was verified, not the bytes received: the same five fields in RFC 8785 form, so GET,
-    // export and the site's raw view serve exactly the envelope that passed.
-    envelope: canonicalJson(envelope),
-    document: envelope.payload,
-    keyFingerprint: verified.keyFingerprint,
-    receivedAt: now.toISOString(),
-  });
-  const stored = writer(db).immediate(
-    row,
-    cellRows(id, verified.result.cells),
-    warningRows(id, verified.result),
-  );
-  return { id, duplicate: !stored, pagePath: resultPagePath(id) };
+export function storeSubmission(db: BenchDb, s: CheckedSubmission): IngestOutcome {
+  const written = writer(db).immediate(s.row, s.cells, s.warnings, s.measurements);
+  const out: IngestOutcome = { id: s.id, duplicate: !written.stored, pagePath: resultPagePath(s.id) };
+  if (written.copyOf) out.copyOf = written.copyOf;
+  return out;
 }
 
-type Writer = (row: ResultRow, cells: CellRow[], warnings: WarningRow[]) => boolean;
+type Writer = (
+  row: ResultRow,
+  cells: CellRow[],
+  warnings: WarningRow[],
+  measurements: MeasurementRow[],
+) => { stored: boolean; copyOf: string | null };
 const writers = new WeakMap<BenchDb, Database.Transaction<Writer>>();
 
 /**
  * One transaction per submission: a result is stored with all its cells or not at all. Built once per
  * database. ON CONFLICT DO NOTHING, not a SELECT first: two processes racing with the same file
- * both succeed, one of them as the duplicate.
+ * both succeed, one of them as the duplicate. The copy check (copies.ts) runs inside it, so two
+ * copies racing cannot both pass; its refusal rolls the result back.
  */
 function writer(db: BenchDb): Database.Transaction<Writer> {
   let w = writers.get(db);
   if (!w) {
     const st = db.statements;
-    w = db.sqlite.transaction((row: ResultRow, cells: CellRow[], warnings: WarningRow[]) => {
-      if (st.insertResult.run(row).changes === 0) return false;
+    w = db.sqlite.transaction((row, cells, warnings, measurements) => {
+      // Stored before: answered as it was then, copy or not.
+      if (st.insertResult.run(row).changes === 0)
+        return { stored: false, copyOf: st.copyOf.get(row.id)?.copy_of ?? null };
+      const { copy, repeated } = findCopy(db, row.id, row.key_fingerprint, measurements);
       for (const c of cells) st.insertCell.run(c);
       for (const x of warnings) st.insertWarning.run(x);
-      return true;
-    });
+      for (const m of measurements)
+        st.insertMeasurement.run(repeated.has(m.idx) ? { ...m, histogram_sha256: null } : m);
+      if (copy) st.insertCopy.run(copy);
+      return { stored: true, copyOf: copy?.copy_of ?? null };
+    }) as Database.Transaction<Writer>;
     writers.set(db, w);
   }
   return w;
-}
-
-function decodeUtf8(body: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
-  } catch {
-    throw new IngestError('MALFORMED_JSON', 400, 'malformed JSON: the body is not valid UTF-8');
-  }
-}
-
-/** Duplicate keys and deep nesting, in the text, before JSON.parse hides the one and pays for the other. */
-function checkStructure(text: string): void {
-  try {
-    checkJsonStructure(text, 'envelope');
-  } catch (e) {
-    if (e instanceof JsonStructureError) throw new IngestError(e.code, 400, e.message);
-    throw e;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new IngestError('MALFORMED_JSON', 400, `malformed JSON: ${(e as Error).message}`);
-  }
-}
-
-/** A document of another kind or version fails every later check; say the one thing that matters. */
-function refuseOtherSchemas(doc: unknown): void {
-  if (doc === null || typeof doc !== 'object' || !('schema' in doc)) return; // the envelope schema says what is missing
-  const schema = (doc as { schema: unknown }).schema;
-  if (typeof schema !== 'string' || schema === ENVELOPE_SCHEMA_ID) return;
-  const hint =
-    schema === RESULT_SCHEMA_ID
-      ? ': this is an unsigned result; submit the signed envelope `redis-benchdb run` writes'
-      : '';
-  throw unsupported('submission', schema, SUPPORTED_SCHEMAS.envelope, hint);
-}
-
-/**
- * Turn verifyEnvelope's reason into a code. It checks, in order: envelope shape, key, signature,
- * payload JSON, canonical form, result schema; its reasons are matched here by their opening words.
- * (Were packages/result to give VerifyOutcome a `code`, this would match on that instead.)
- */
-function refusal(
-  envelope: EnvelopeV1,
-  outcome: { reason: string; code?: JsonStructureErrorCode },
-): IngestError {
-  const { reason, code } = outcome;
-  if (code) return new IngestError(code, 400, `invalid envelope: ${reason}`);
-  if (reason.startsWith('envelope schema:'))
-    return new IngestError(
-      'INVALID_ENVELOPE',
-      422,
-      `invalid envelope: ${reason.replace(/^envelope schema: /, '')}`,
-    );
-  if (reason.startsWith('payload is not canonical')) {
-    // Signed as sent, but JSON.parse read 1e999 as Infinity (which has no canonical form): say so.
-    const numbers = checkNumbers(JSON.parse(envelope.payload));
-    if (numbers.length > 0) return implausible(numbers);
-    return new IngestError('INVALID_ENVELOPE', 422, `invalid envelope: ${reason} (RFC 8785)`);
-  }
-  if (reason.startsWith('payload is not valid JSON'))
-    return new IngestError('INVALID_ENVELOPE', 422, `invalid envelope: ${reason}`);
-  if (reason.startsWith('result schema:')) {
-    const schema = (JSON.parse(envelope.payload) as Partial<ResultV1> | null)?.schema as unknown;
-    if (typeof schema === 'string' && schema !== RESULT_SCHEMA_ID)
-      return unsupported('result', schema, SUPPORTED_SCHEMAS.result, '');
-    return new IngestError(
-      'INVALID_RESULT',
-      422,
-      `invalid result: ${reason.replace(/^result schema: /, '')}`,
-    );
-  }
-  return new IngestError('BAD_SIGNATURE', 422, `bad signature: ${reason}`);
-}
-
-function unsupported(what: string, schema: unknown, supported: readonly string[], hint: string): IngestError {
-  return new IngestError(
-    'UNSUPPORTED_SCHEMA',
-    422,
-    `unsupported ${what} schema ${JSON.stringify(schema)}${hint}; this redis-benchdb supports ${supported.join(', ')} (a newer version may need a newer server)`,
-  );
-}
-
-function implausible(all: PlausibilityProblem[]): IngestError {
-  // A histogram that cannot be decoded is refused as such: its other figures could not be checked.
-  const undecodable = all.filter((p) => p.code === 'INVALID_HISTOGRAM');
-  const problems = undecodable.length > 0 ? undecodable : all;
-  const first = problems.slice(0, 3).map((p) => p.message);
-  const more = problems.length - first.length;
-  const list = `${first.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
-  return undecodable.length > 0
-    ? new IngestError('INVALID_HISTOGRAM', 422, `invalid histogram: ${list}`)
-    : new IngestError('IMPLAUSIBLE', 422, `implausible result: ${list}`);
 }

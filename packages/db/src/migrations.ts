@@ -1,15 +1,30 @@
 import type Database from 'better-sqlite3';
+import { COHORT_INDEXES } from './cohort-indexes-migration.js';
+import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
 import { SITE_INDEXES } from './site-indexes-migration.js';
 
 /**
+ * One step of the schema: SQL, or a function for a step whose backfill needs this package's code
+ * (migration 4 computes its rows from each stored document as ingest does). It runs inside the
+ * migration's transaction either way.
+ */
+export type Migration = string | ((sqlite: Database.Database) => void);
+
+/**
  * The database's history, oldest first: migration N is `MIGRATIONS[N - 1]`. Up only, and append only:
  * a migration that has shipped is never edited, since databases in the field already ran it. A later
- * change is a new string at the end.
+ * change is a new entry at the end.
  */
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, RUN_GROUPS, SITE_INDEXES];
+export const MIGRATIONS: readonly Migration[] = [
+  INITIAL_SCHEMA,
+  RUN_GROUPS,
+  SITE_INDEXES,
+  measurementsMigration,
+  COHORT_INDEXES,
+];
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -39,18 +54,19 @@ export function schemaVersion(sqlite: Database.Database): number {
  */
 export function applyMigrations(
   sqlite: Database.Database,
-  migrations: readonly string[] = MIGRATIONS,
+  migrations: readonly Migration[] = MIGRATIONS,
   now: () => Date = () => new Date(),
 ): number[] {
   refuseNewer(schemaVersion(sqlite), migrations.length);
   sqlite.exec(BOOKKEEPING);
   const record = sqlite.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
   const applied: number[] = [];
-  migrations.forEach((sql, i) => {
+  migrations.forEach((migration, i) => {
     const version = i + 1;
     const step = sqlite.transaction(() => {
       if (schemaVersion(sqlite) >= version) return;
-      sqlite.exec(sql);
+      if (typeof migration === 'string') sqlite.exec(migration);
+      else migration(sqlite);
       record.run(version, now().toISOString());
       applied.push(version);
     });
@@ -63,7 +79,10 @@ export function applyMigrations(
  * A read-only connection cannot migrate: it can only say whether the file is the version this code
  * reads. Older files need one read-write open (any write command does it) first.
  */
-export function checkMigrated(sqlite: Database.Database, migrations: readonly string[] = MIGRATIONS): void {
+export function checkMigrated(
+  sqlite: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): void {
   const version = schemaVersion(sqlite);
   refuseNewer(version, migrations.length);
   if (version < migrations.length)

@@ -32,6 +32,8 @@ export interface SiteResultRow {
   runGroupLabel: string | null;
   runGroupIndex: number | null;
   cellCount: number;
+  /** The earlier result of the same key whose measurements this one repeats (copies.ts), or null. */
+  copyOf: string | null;
 }
 
 const SITE_ROW_SQL = `
@@ -42,7 +44,8 @@ const SITE_ROW_SQL = `
          r.io_threads AS ioThreads, r.persistence_on AS persistenceOn, r.link_kind AS linkKind,
          r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
          r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel, r.run_group_index AS runGroupIndex,
-         (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount
+         (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount,
+         (SELECT x.copy_of FROM result_copies x WHERE x.result_id = r.id) AS copyOf
     FROM results r
    WHERE r.retracted_at IS NULL`;
 
@@ -104,6 +107,12 @@ export interface SiteCellRow {
   p99Us: number | null;
   unstable: 0 | 1 | null;
   warningCodes: string | null;
+  /** Whose key signed it: a headline counts keys, not results (null for an imported result). */
+  keyFingerprint: string | null;
+  /** The earlier result of the same key this one copies (copies.ts): counted once, as that one. */
+  copyOf: string | null;
+  /** The warnings that keep this cell from a verdict, comma-separated (cell_measurements), or null. */
+  noVerdict: string | null;
 }
 
 /**
@@ -121,7 +130,10 @@ function cellsSql(n: number): string {
               r.server_product AS serverProduct, r.server_version AS serverVersion, c.label, c.test,
               c.workload_fingerprint AS workloadFingerprint, c.ops_median AS opsMedian,
               c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High, c.p99_us AS p99Us,
-              c.unstable, r.warning_codes AS warningCodes
+              c.unstable, r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
+              (SELECT x.copy_of FROM result_copies x WHERE x.result_id = c.result_id) AS copyOf,
+              (SELECT m.no_verdict FROM cell_measurements m
+                WHERE m.result_id = c.result_id AND m.idx = c.idx) AS noVerdict
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE r.retracted_at IS NULL AND c.workload_fingerprint IN (${Array(n).fill('?').join(', ')})
           AND NOT EXISTS (SELECT 1 FROM warnings w

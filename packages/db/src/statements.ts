@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { insertMeasurementSql, type MEASUREMENT_COLUMNS, type MeasurementRow } from './measurements.js';
 import type { CellRow, ResultRow, WarningRow } from './rows.js';
 
 /**
@@ -10,6 +11,11 @@ export interface Statements {
   insertResult: Database.Statement<[ResultRow], unknown>;
   insertCell: Database.Statement<[CellRow], unknown>;
   insertWarning: Database.Statement<[WarningRow], unknown>;
+  insertMeasurement: Database.Statement<[MeasurementRow], unknown>;
+  /** The earliest-received other result with a cell of this histogram digest (copies.ts). */
+  sameHistogram: Database.Statement<[string, string], SameHistogramRow>;
+  insertCopy: Database.Statement<[{ result_id: string; copy_of: string; cell_label: string }], unknown>;
+  copyOf: Database.Statement<[string], { copy_of: string }>;
   resultKey: Database.Statement<[string], ResultKeyRow>;
   envelope: Database.Statement<[string], EnvelopeRow>;
   retract: Database.Statement<[{ id: string; retractedAt: string; retraction: string }], unknown>;
@@ -106,7 +112,8 @@ const allCovered: [
   Uncovered<ResultRow, typeof RESULT_COLUMNS>,
   Uncovered<CellRow, typeof CELL_COLUMNS>,
   Uncovered<WarningRow, typeof WARNING_COLUMNS>,
-] extends [never, never, never]
+  Uncovered<MeasurementRow, typeof MEASUREMENT_COLUMNS>,
+] extends [never, never, never, never]
   ? true
   : false = true;
 void allCovered;
@@ -116,6 +123,13 @@ export interface ResultKeyRow {
   kind: 'signed' | 'imported';
   key_fingerprint: string | null;
   retracted_at: string | null;
+}
+
+export interface SameHistogramRow {
+  id: string;
+  keyFingerprint: string | null;
+  receivedAt: string;
+  retractedAt: string | null;
 }
 
 export interface EnvelopeRow {
@@ -161,6 +175,21 @@ export function prepareStatements(sqlite: Database.Database): Statements {
     ),
     insertCell: sqlite.prepare<CellRow>(insert('cells', CELL_COLUMNS)),
     insertWarning: sqlite.prepare<WarningRow>(insert('warnings', WARNING_COLUMNS)),
+    insertMeasurement: sqlite.prepare<MeasurementRow>(insertMeasurementSql()),
+    // The covering index: a results row keeps its envelope and document before these columns.
+    sameHistogram: sqlite.prepare<[string, string], SameHistogramRow>(
+      `SELECT r.id, r.key_fingerprint AS keyFingerprint, r.received_at AS receivedAt,
+              r.retracted_at AS retractedAt
+         FROM cell_measurements m JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
+        WHERE m.histogram_sha256 = ? AND m.result_id <> ?
+        ORDER BY r.received_at, r.id LIMIT 1`,
+    ),
+    insertCopy: sqlite.prepare<{ result_id: string; copy_of: string; cell_label: string }>(
+      'INSERT OR IGNORE INTO result_copies (result_id, copy_of, cell_label) VALUES (@result_id, @copy_of, @cell_label)',
+    ),
+    copyOf: sqlite.prepare<[string], { copy_of: string }>(
+      'SELECT copy_of FROM result_copies WHERE result_id = ?',
+    ),
     resultKey: sqlite.prepare<[string], ResultKeyRow>(
       'SELECT id, kind, key_fingerprint, retracted_at FROM results WHERE id = ?',
     ),

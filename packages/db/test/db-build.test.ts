@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,16 @@ it('pnpm db:build stores every file in data/ and nothing else', () => {
     const out = execFileSync(process.execPath, [join(root, 'scripts/db-build.mjs'), '--db', db], {
       encoding: 'utf8',
     });
-    const files = readdirSync(join(root, 'data/imported')).filter((f) => f.endsWith('.json')).length;
+    // data/imported, and each data/results/<machine>/ but for its manifest.json (not a result).
+    const results = join(root, 'data/results');
+    const machines = existsSync(results)
+      ? readdirSync(results, { withFileTypes: true }).filter((d) => d.isDirectory())
+      : [];
+    const files =
+      readdirSync(join(root, 'data/imported')).filter((f) => f.endsWith('.json')).length +
+      machines
+        .flatMap((d) => readdirSync(join(results, d.name)))
+        .filter((f) => f.endsWith('.json') && f !== 'manifest.json').length;
     expect(out).toContain(`${files} results`);
     const opened = openDatabase(db, { readonly: true });
     expect(count(opened).results).toBe(files);

@@ -10,6 +10,7 @@ export {
   envelope,
   key,
   otherKey,
+  otherRun,
   signPayload,
   suiteRun,
   variant,

@@ -10,7 +10,7 @@ import {
   signRetraction,
   verifyRetraction,
 } from '../src/index.js';
-import { body, key, NOW, otherKey, tempDb, variant } from './fixtures.js';
+import { body, key, NOW, otherKey, otherRun, tempDb, variant } from './fixtures.js';
 
 function refused(fn: () => unknown): RetractError {
   try {
@@ -25,7 +25,7 @@ function refused(fn: () => unknown): RetractError {
 function twoResults() {
   const db = tempDb();
   const mine = ingest(db, body(variant(1)), { now: NOW }).id;
-  const theirs = ingest(db, body(variant(2), otherKey), { now: NOW }).id;
+  const theirs = ingest(db, body(otherRun(2), otherKey), { now: NOW }).id;
   return { db, mine, theirs };
 }
 

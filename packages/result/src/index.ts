@@ -101,6 +101,7 @@ export {
   type JsonStructureErrorCode,
   MAX_JSON_DEPTH,
 } from './json-structure.js';
+export { medianCiOrderStatistics, type OrderStatisticCi } from './median-ci.js';
 export {
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
@@ -152,3 +153,22 @@ export {
   stripForbiddenChars,
   TEXT_MAX,
 } from './text.js';
+export {
+  type BetweenRunNoise,
+  betweenRunNoise,
+  DEFAULT_BETWEEN_RUN_CV,
+  describeNoise,
+  flaggedVerdict,
+  MIN_BETWEEN_RUN_CV,
+  MIN_REPEATED_RESULTS,
+  NO_VERDICT_WARNINGS,
+  type NoVerdictWarning,
+  noiseBand,
+  noiseFromMoments,
+  noVerdictWarnings,
+  pairedVerdict,
+  unpairedVerdict,
+  type Verdict,
+  type VerdictCell,
+  type VerdictRule,
+} from './verdict.js';

@@ -338,6 +338,34 @@ export interface Server {
   ioThreads: number | null;
   ioThreadsDoReads: boolean | null;
   /**
+   * Present when the server ran a binary built by redis-benchdb's build-server script from a source archive (scripts/build-server.mjs): what its build manifest, beside the binary, says. The probe attaches it only when the server is local, INFO executable names that binary and the binary still has the checksum the manifest recorded. The server's own version stays in version: Redis 8.0-m01 reports 7.9.224, its tag is 8.0-m01. Absent otherwise.
+   */
+  build?: {
+    /**
+     * The archive's file name, e.g. redis-8.0-m01.tar.gz.
+     */
+    archive: string;
+    archiveSha256: Sha256;
+    /**
+     * The release tag the archive was made from, e.g. 8.0-m01.
+     */
+    tag: string;
+    /**
+     * Where the source came from, e.g. redis/redis or valkey-io/valkey; null when the build did not know.
+     */
+    project?: string | null;
+    /**
+     * The commit of the tag (a source archive has no .git, so INFO redis_git_sha1 is 00000000); null when the build did not know.
+     */
+    commit?: string | null;
+    /**
+     * The build command, e.g. ["make", "-j2", "BUILD_TLS=no", "USE_SYSTEMD=no"].
+     *
+     * @maxItems 32
+     */
+    make?: string[];
+  };
+  /**
    * CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.
    */
   hz?: number | null;

@@ -756,6 +756,56 @@ export const resultV1Schema = {
         ioThreadsDoReads: {
           type: ['boolean', 'null'],
         },
+        build: {
+          description:
+            "Present when the server ran a binary built by redis-benchdb's build-server script from a source archive (scripts/build-server.mjs): what its build manifest, beside the binary, says. The probe attaches it only when the server is local, INFO executable names that binary and the binary still has the checksum the manifest recorded. The server's own version stays in version: Redis 8.0-m01 reports 7.9.224, its tag is 8.0-m01. Absent otherwise.",
+          type: 'object',
+          additionalProperties: false,
+          required: ['archive', 'archiveSha256', 'tag'],
+          properties: {
+            archive: {
+              description: "The archive's file name, e.g. redis-8.0-m01.tar.gz.",
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+            },
+            archiveSha256: {
+              description: "The archive's SHA-256, checked before the build.",
+              $ref: '#/$defs/Sha256',
+            },
+            tag: {
+              description: 'The release tag the archive was made from, e.g. 8.0-m01.',
+              type: 'string',
+              minLength: 1,
+              maxLength: 64,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+            },
+            project: {
+              description:
+                'Where the source came from, e.g. redis/redis or valkey-io/valkey; null when the build did not know.',
+              type: ['string', 'null'],
+              maxLength: 100,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+            },
+            commit: {
+              description:
+                'The commit of the tag (a source archive has no .git, so INFO redis_git_sha1 is 00000000); null when the build did not know.',
+              type: ['string', 'null'],
+              pattern: '^[0-9a-f]{40}$',
+            },
+            make: {
+              description: 'The build command, e.g. ["make", "-j2", "BUILD_TLS=no", "USE_SYSTEMD=no"].',
+              type: 'array',
+              maxItems: 32,
+              items: {
+                type: 'string',
+                maxLength: 200,
+                pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+              },
+            },
+          },
+        },
         hz: {
           description:
             'CONFIG GET hz: how often the server runs its background tasks per second. Absent in results from before it was recorded.',

@@ -12,6 +12,7 @@ import {
   type SigningKey,
   signResult,
 } from '../../dist/index.js';
+import { remeasured } from './remeasure.js';
 
 const example = readFileSync(
   new URL('../../../../schemas/examples/valid/suite-run.json', import.meta.url),
@@ -32,6 +33,14 @@ export function variant(n: number, edit?: (r: ResultV1) => void): ResultV1 {
   r.keyPrefix = `rbdb:${n.toString(16).padStart(6, '0')}:`;
   edit?.(r);
   return r;
+}
+
+/**
+ * variant(n) as another machine's own run would give it: its own histograms (remeasure.ts), so it is
+ * not refused as a copy (DUPLICATE_MEASUREMENTS) when a second key signs it beside variant(m).
+ */
+export function otherRun(n: number, edit?: (r: ResultV1) => void): ResultV1 {
+  return remeasured(variant(n, edit), 1 + n / 1000);
 }
 
 export function envelope(r: ResultV1, k: SigningKey = key): EnvelopeV1 {

@@ -1,0 +1,132 @@
+import type Database from 'better-sqlite3';
+import type { BenchDb } from './open.js';
+
+/**
+ * A cohort is every listed result that ran one workload (equal workload fingerprints): the only
+ * results a cell's figure may be ranked against. The result page, the CLI after a submit and the
+ * read API all rank through here, so they agree.
+ *
+ * Cost: one range of the cells_cohort index (migration 4) and a lookup in a covering index per
+ * member; no histogram or document is read. It grows with the cohort, never with the database:
+ * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20).
+ * A cohort read once ranks any number of its members in O(log n) each (rankIn).
+ */
+
+/** One result of a cohort, by its cell of the workload. */
+export interface CohortMember {
+  resultId: string;
+  /** The cell's median ops/s; the fastest such cell if the result ran the workload twice. */
+  opsPerSec: number;
+  /** Who signed it: null for none (never the case for a result with a workload fingerprint today). */
+  keyFingerprint: string | null;
+}
+
+export interface Cohort {
+  workloadFingerprint: string;
+  /** Slowest first. */
+  members: CohortMember[];
+  /** Distinct signing keys among the members: how many submitters the cohort stands for. */
+  distinctKeys: number;
+}
+
+export interface CohortOptions {
+  /** Only results from this CPU model ("among the same CPU model"). */
+  cpuModel?: string;
+}
+
+/**
+ * Left out: retracted results, cells without a median, and cells whose replies were mostly errors
+ * (warning ERRORS): their ops/s are how fast the server refused. `+w.code` keeps SQLite on the
+ * warnings' primary key (this result's few rows) rather than the index of every ERRORS warning.
+ */
+const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint
+         FROM cells c INDEXED BY cells_cohort
+         JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
+        WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
+          AND (@cpu IS NULL OR r.cpu_model = @cpu)
+          AND NOT EXISTS (SELECT 1 FROM warnings w
+                           WHERE w.result_id = c.result_id AND +w.code = 'ERRORS' AND w.cell_label = c.label)
+        GROUP BY c.result_id`;
+
+type CohortStatement = Database.Statement<[{ fp: string; cpu: string | null }], CohortMember>;
+const statements = new WeakMap<BenchDb, CohortStatement>();
+
+export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOptions = {}): Cohort {
+  let st = statements.get(db);
+  if (!st) {
+    st = db.sqlite.prepare(COHORT_SQL) as CohortStatement;
+    statements.set(db, st);
+  }
+  const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
+  members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
+  const keys = new Set(members.map((m) => m.keyFingerprint).filter((k) => k !== null));
+  return { workloadFingerprint, members, distinctKeys: keys.size };
+}
+
+/** Where one member stands among the others of its cohort. */
+export interface CohortRank {
+  opsPerSec: number;
+  /** Members, this result included. */
+  size: number;
+  distinctKeys: number;
+  /** Other members slower than this one, as fast (equal medians), and faster. */
+  slower: number;
+  equal: number;
+  faster: number;
+  /**
+   * The share of the other members this one is faster than, in percent, ties counting half:
+   * 100 × (slower + equal / 2) / (size − 1). Null when it is the only member.
+   */
+  percentile: number | null;
+}
+
+// Where each member sits, built on a cohort's first rank: a site build ranks 10,000 results in one
+// cohort, and a linear search each time cost seconds.
+const positions = new WeakMap<Cohort, Map<string, number>>();
+
+/** The rank of a result in a cohort; null when the result is not a member (retracted, or another workload). */
+export function rankIn(c: Cohort, resultId: string): CohortRank | null {
+  let at = positions.get(c);
+  if (!at) {
+    at = new Map(c.members.map((m, i) => [m.resultId, i]));
+    positions.set(c, at);
+  }
+  const i = at.get(resultId);
+  if (i === undefined) return null;
+  const ops = c.members[i]!.opsPerSec;
+  // Members are slowest first: two binary searches bound the run of equal medians.
+  const slower = bound(c.members, ops, false);
+  const equal = bound(c.members, ops, true) - slower - 1;
+  const others = c.members.length - 1;
+  return {
+    opsPerSec: ops,
+    size: c.members.length,
+    distinctKeys: c.distinctKeys,
+    slower,
+    equal,
+    faster: others - slower - equal,
+    percentile: others === 0 ? null : (100 * (slower + equal / 2)) / others,
+  };
+}
+
+/** How many members are slower than `ops` (or, with `orEqual`, no faster). */
+function bound(members: readonly CohortMember[], ops: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = members.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = members[mid]!.opsPerSec;
+    if (v < ops || (orEqual && v === ops)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The query plan of a cohort, one line per step: a test holds it to the indexes. */
+export function explainCohort(db: BenchDb): string {
+  return (
+    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null }) as { detail: string }[]
+  )
+    .map((r) => r.detail)
+    .join('; ');
+}

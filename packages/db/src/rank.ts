@@ -1,0 +1,64 @@
+import { type CohortRank, cohort, rankIn } from './cohort.js';
+import type { BenchDb } from './open.js';
+
+/**
+ * A result's headline cells ranked in their cohorts: what its page shows and what the CLI prints
+ * after a submit. One function for both, so a submitter reads the same rank as the page.
+ */
+
+/** The cells ranked: the suite's baseline GET and SET, as the site's headline. */
+export const HEADLINE_LABELS: readonly string[] = ['GET', 'SET'];
+/** A result without those (an ad hoc run of other tests) is ranked by its first cells, this many. */
+export const FALLBACK_HEADLINE_CELLS = 2;
+
+/** The cells a rank is given for: labelled GET or SET; else the first few that have a workload fingerprint. */
+export function headlineCells<C extends { label: string; workloadFingerprint: string | null }>(
+  cells: readonly C[],
+): C[] {
+  const ranked = cells.filter((c) => c.workloadFingerprint !== null);
+  const named = HEADLINE_LABELS.flatMap((l) => ranked.filter((c) => c.label === l).slice(0, 1));
+  return named.length > 0 ? named : ranked.slice(0, FALLBACK_HEADLINE_CELLS);
+}
+
+export interface HeadlineRank {
+  label: string;
+  workloadFingerprint: string;
+  /** Among every listed result that ran the workload. */
+  overall: CohortRank;
+  /** Among those from the same CPU model; null when asked not to, or the CPU model is unknown. */
+  sameCpu: CohortRank | null;
+}
+
+export interface RankOptions {
+  /** Rank among the results of the same CPU model too. @default false */
+  sameCpu?: boolean;
+}
+
+/**
+ * The ranks of a listed result's headline cells; empty for a result that is unknown, retracted or
+ * imported (its cells have no workload fingerprint), or whose headline cells were all left out of
+ * their cohorts (mostly errors).
+ */
+export function resultRanks(db: BenchDb, resultId: string, opts: RankOptions = {}): HeadlineRank[] {
+  const r = db.sqlite
+    .prepare<[string], { cpuModel: string | null }>(
+      'SELECT cpu_model AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
+    )
+    .get(resultId);
+  if (!r) return [];
+  const cells = db.sqlite
+    .prepare<[string], { label: string; workloadFingerprint: string | null }>(
+      'SELECT label, workload_fingerprint AS workloadFingerprint FROM cells WHERE result_id = ? ORDER BY idx',
+    )
+    .all(resultId);
+  const out: HeadlineRank[] = [];
+  for (const c of headlineCells(cells)) {
+    const fp = c.workloadFingerprint!;
+    const overall = rankIn(cohort(db, fp), resultId);
+    if (!overall) continue;
+    const sameCpu =
+      opts.sameCpu && r.cpuModel !== null ? rankIn(cohort(db, fp, { cpuModel: r.cpuModel }), resultId) : null;
+    out.push({ label: c.label, workloadFingerprint: fp, overall, sameCpu });
+  }
+  return out;
+}

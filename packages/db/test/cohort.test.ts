@@ -1,0 +1,198 @@
+import type { ResultV1 } from '@redis-benchdb/result';
+import { describe, expect, it } from 'vitest';
+import { withOwnHistograms } from '../../result/test/support/remeasure.js';
+import {
+  type BenchDb,
+  cohort,
+  explainCohort,
+  explainSimilar,
+  explainWorkloadCells,
+  headlineCells,
+  ingest,
+  iterateWorkloadCells,
+  rankIn,
+  resultRanks,
+  retract,
+  signRetraction,
+  similarResults,
+  workloadDefinition,
+} from '../src/index.js';
+import { body, key, NOW, otherKey, tempDb, variant, withPipeline } from './fixtures.js';
+
+/** Every cell's throughput (median, interval, trials) times `f`: the same workload, run faster or slower. */
+function scaled(f: number) {
+  return (r: ResultV1) => {
+    for (const c of r.cells) {
+      c.opsPerSec = {
+        ...c.opsPerSec,
+        median: c.opsPerSec.median * f,
+        ci95Low: c.opsPerSec.ci95Low * f,
+        ci95High: c.opsPerSec.ci95High * f,
+      };
+      for (const t of c.trials) t.opsPerSec *= f;
+    }
+  };
+}
+
+const cpu = (model: string) => (r: ResultV1) => {
+  r.environment.client.cpu.model = model;
+};
+const version = (v: string) => (r: ResultV1) => {
+  if (r.environment.server) r.environment.server.version = v;
+};
+const all =
+  (...edits: ((r: ResultV1) => void)[]) =>
+  (r: ResultV1) => {
+    for (const e of edits) e(r);
+  };
+
+let clock = 0;
+function store(db: BenchDb, n: number, edit: (r: ResultV1) => void, k = key): string {
+  clock += 1000;
+  // Histograms of their own: copies of one example's measurements would be refused (copies.ts).
+  return ingest(db, body(withOwnHistograms(variant(n, edit), n), k), { now: new Date(NOW.getTime() + clock) })
+    .id;
+}
+
+/**
+ * Seven results of the example's SET and GET, at known speeds: two tie, one is signed by another
+ * key, one is retracted, one's GET replied mostly errors, one ran another workload (pipeline 16).
+ */
+function filled() {
+  const db = tempDb();
+  const ids = {
+    slow: store(db, 1, all(scaled(0.5), cpu('CPU A'))),
+    tieA: store(db, 2, all(scaled(1), cpu('CPU A'))),
+    tieB: store(db, 3, all(scaled(1), cpu('CPU B')), otherKey),
+    fast: store(db, 4, all(scaled(1.5), cpu('CPU A'), version('7.2.5'))),
+    gone: store(db, 5, all(scaled(1.6), cpu('CPU A'))),
+    errors: store(
+      db,
+      6,
+      all(scaled(1.2), cpu('CPU A'), (r) => {
+        const get = r.cells.find((c) => c.label === 'GET')!;
+        get.errorReplies = {
+          count: 900,
+          ratio: 0.9,
+          successOpsPerSec: 10,
+          example: 'OOM command not allowed',
+        };
+        r.warnings.push({ code: 'ERRORS', message: 'Most replies in this cell were errors.', cell: 'GET' });
+      }),
+    ),
+    piped: store(
+      db,
+      7,
+      all(cpu('CPU A'), (r) => withPipeline(r, 16)),
+    ),
+  };
+  retract(db, signRetraction(ids.gone, key.privateKeyPem, new Date(NOW.getTime() + clock + 1)), {
+    now: new Date(NOW.getTime() + clock + 2),
+  });
+  const getFp = variant(1).cells.find((c) => c.label === 'GET')!.workloadFingerprint;
+  return { db, ids, getFp };
+}
+
+describe('a cohort', () => {
+  it('holds every listed result that ran the workload, slowest first, with its distinct keys', () => {
+    const { db, ids, getFp } = filled();
+    const c = cohort(db, getFp);
+    // Not the retracted one, not the one whose GET was mostly errors, not the pipelined one.
+    expect(c.members.map((m) => m.resultId)).toEqual([ids.slow, ...[ids.tieA, ids.tieB].sort(), ids.fast]);
+    expect(c.members.map((m) => m.opsPerSec)).toEqual([0.5, 1, 1, 1.5].map((f) => 131204 * f));
+    expect(c.distinctKeys).toBe(2);
+    expect(cohort(db, getFp, { cpuModel: 'CPU A' }).members.map((m) => m.resultId)).toEqual([
+      ids.slow,
+      ids.tieA,
+      ids.fast,
+    ]);
+    expect(cohort(db, 'sha256:none').members).toEqual([]);
+  });
+
+  it('ranks a member among the others, ties counting half', () => {
+    const { db, ids, getFp } = filled();
+    const c = cohort(db, getFp);
+    expect(rankIn(c, ids.slow)).toMatchObject({ size: 4, slower: 0, equal: 0, faster: 3, percentile: 0 });
+    // Faster than slow, as fast as tieB, slower than fast: (1 + 1/2) / 3.
+    expect(rankIn(c, ids.tieA)).toMatchObject({ slower: 1, equal: 1, faster: 1, percentile: 50 });
+    expect(rankIn(c, ids.fast)).toMatchObject({ slower: 3, percentile: 100, distinctKeys: 2 });
+    expect(rankIn(c, ids.gone)).toBeNull();
+    const alone = cohort(db, getFp, { cpuModel: 'CPU B' });
+    expect(rankIn(alone, ids.tieB)).toMatchObject({ size: 1, percentile: null });
+  });
+
+  it("ranks a result's headline cells overall and among its CPU model", () => {
+    const { db, ids } = filled();
+    const ranks = resultRanks(db, ids.tieA, { sameCpu: true });
+    expect(ranks.map((r) => r.label)).toEqual(['GET', 'SET']);
+    expect(ranks[0]!.overall).toMatchObject({ size: 4, percentile: 50 });
+    // Among CPU A only: slow, tieA, fast.
+    expect(ranks[0]!.sameCpu).toMatchObject({ size: 3, slower: 1, faster: 1, percentile: 50 });
+    // The errors result's SET still counts: only its GET replied mostly errors.
+    expect(ranks[1]!.overall).toMatchObject({ size: 5, slower: 1, equal: 1, faster: 2 });
+    expect(resultRanks(db, ids.errors).map((r) => r.label)).toEqual(['SET']);
+    expect(resultRanks(db, ids.gone)).toEqual([]);
+    expect(resultRanks(db, ids.piped).map((r) => r.label)).toEqual(['SET P16', 'GET P16']);
+    expect(resultRanks(db, ids.piped)[0]!.overall).toMatchObject({ size: 1, percentile: null });
+  });
+
+  it('picks GET and SET as headline cells, else the first cells with a workload fingerprint', () => {
+    const c = (label: string, fp: string | null = 'sha256:x') => ({ label, workloadFingerprint: fp });
+    expect(headlineCells([c('SET'), c('GET P4'), c('GET')]).map((x) => x.label)).toEqual(['GET', 'SET']);
+    expect(headlineCells([c('HSET', null), c('LPUSH'), c('RPUSH'), c('SADD')]).map((x) => x.label)).toEqual([
+      'LPUSH',
+      'RPUSH',
+    ]);
+    expect(headlineCells([c('GET', null)])).toEqual([]);
+  });
+
+  it('reads indexes only: no cell histogram, no document', () => {
+    const { db } = filled();
+    expect(explainCohort(db)).toMatch(/SEARCH c USING COVERING INDEX cells_cohort \(workload_fingerprint=\?/);
+    expect(explainCohort(db)).toMatch(/SEARCH r USING COVERING INDEX results_site_by_id \(id=\?/);
+    // A cell's warnings by its result, not every ERRORS warning in the database.
+    expect(explainCohort(db)).toMatch(/SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/);
+    expect(explainWorkloadCells(db)).toMatch(
+      /SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/,
+    );
+    expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX cells_cohort/);
+    expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX results_site_by_id/);
+    expect(explainWorkloadCells(db)).not.toMatch(/TEMP B-TREE/);
+    const similar = explainSimilar(db);
+    expect(similar['cpu and version']).toMatch(/COVERING INDEX results_by_cpu_version/);
+    expect(similar.cpu).toMatch(/COVERING INDEX results_by_cpu \(cpu_model=\?/);
+    expect(similar.version).toMatch(/COVERING INDEX results_by_version/);
+    for (const plan of Object.values(similar)) expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+describe('similar results', () => {
+  it('lists the same CPU model and version first, then the same CPU, then the same version, newest first', () => {
+    const { db, ids } = filled();
+    const similar = similarResults(db, ids.tieA);
+    expect(similar.map((s) => [s.id, s.shares])).toEqual([
+      [ids.piped, 'cpu and version'],
+      [ids.errors, 'cpu and version'],
+      [ids.slow, 'cpu and version'],
+      [ids.fast, 'cpu'],
+      [ids.tieB, 'version'],
+    ]);
+    expect(similar.map((s) => s.id)).not.toContain(ids.gone);
+    expect(similarResults(db, ids.tieA, 2).map((s) => s.id)).toEqual([ids.piped, ids.errors]);
+    expect(similarResults(db, ids.gone)).toEqual([]);
+  });
+});
+
+describe('workload cells', () => {
+  it('walk every comparable cell by workload, and say what each workload is', () => {
+    const { db, ids, getFp } = filled();
+    const cells = [...iterateWorkloadCells(db)];
+    const get = cells.filter((c) => c.workloadFingerprint === getFp);
+    expect(get.map((c) => c.resultId).sort()).toEqual([ids.slow, ids.tieA, ids.tieB, ids.fast].sort());
+    expect(cells.map((c) => c.resultId)).not.toContain(ids.gone);
+    expect(get[0]).toMatchObject({ label: 'GET', p99Us: expect.any(Number), unstable: expect.any(Number) });
+    const def = workloadDefinition(db, getFp);
+    expect(def).toMatchObject({ label: 'GET', workload: { test: 'GET', pipelineDepth: 1, connections: 50 } });
+    expect(workloadDefinition(db, 'sha256:none')).toBeNull();
+  });
+});

@@ -1,0 +1,171 @@
+import { type BetweenRunNoise, describeNoise, noiseBand } from './noise.js';
+
+// The browser's one entry to the rules (package export "./verdict"): the noise figures come with them.
+export {
+  type BetweenRunNoise,
+  betweenRunNoise,
+  DEFAULT_BETWEEN_RUN_CV,
+  describeNoise,
+  MIN_BETWEEN_RUN_CV,
+  MIN_REPEATED_RESULTS,
+  noiseBand,
+  noiseFromMoments,
+} from './noise.js';
+
+/**
+ * When a comparison may say "faster" or "slower", and why it says what it says. One set of rules
+ * for every view: the site's compare and group pages (in the build and in the browser) and the CLI's
+ * group table. Pure and small: the browser loads this file (package export "./verdict").
+ */
+
+/**
+ * Warnings that make a cell's figure unfit to compare: the cell gets no verdict, and the page names
+ * the warning. BUSY_HOST, CPU_STEAL: something else took the CPUs while it ran. DRIFT: the run's first
+ * cell, measured again at the end, disagreed (the machine changed during the run: every cell is
+ * suspect). UNSTABLE: its own trials disagree by more than 10% (CV). CLIENT_BOUND: the client, not the
+ * server, was the limit. ERRORS: most replies were errors, so its ops/s are not the command's.
+ */
+export const NO_VERDICT_WARNINGS = [
+  'BUSY_HOST',
+  'CPU_STEAL',
+  'DRIFT',
+  'UNSTABLE',
+  'CLIENT_BOUND',
+  'ERRORS',
+] as const;
+export type NoVerdictWarning = (typeof NO_VERDICT_WARNINGS)[number];
+
+const NO_VERDICT = new Set<string>(NO_VERDICT_WARNINGS);
+
+/**
+ * The no-verdict warnings that apply to one cell: its own (warning.cell is its label), the run's
+ * (warning.cell null: DRIFT, or any of them said of the whole run), and its unstable and client-bound
+ * flags, which a result states on the cell itself. Sorted, each once.
+ */
+export function noVerdictWarnings(
+  warnings: readonly { code: string; cell: string | null }[],
+  cell: { label: string; unstable: boolean; clientBound: boolean | null },
+): NoVerdictWarning[] {
+  const codes = new Set<string>();
+  for (const w of warnings)
+    if (NO_VERDICT.has(w.code) && (w.cell === null || w.cell === cell.label)) codes.add(w.code);
+  if (cell.unstable) codes.add('UNSTABLE');
+  if (cell.clientBound) codes.add('CLIENT_BOUND');
+  return NO_VERDICT_WARNINGS.filter((c) => codes.has(c));
+}
+
+/** Which rule decided a verdict; the text says it in words. */
+export type VerdictRule =
+  /** A cell carries a no-verdict warning. */
+  | 'flagged'
+  /** Single trials (or imported figures): no interval to judge by. */
+  | 'no-interval'
+  /** The two cells' 95% intervals overlap. */
+  | 'intervals-overlap'
+  /** The intervals are apart, but the difference is inside the between-run noise band. */
+  | 'within-noise'
+  /** Intervals apart and the difference beyond the between-run noise band. */
+  | 'beyond-noise'
+  /** Interleaved: the paired interval of the per-round ratios excludes 1 (or holds it). */
+  | 'paired-excludes-1'
+  | 'paired-holds-1'
+  /** Interleaved, but one round only: no paired interval. */
+  | 'paired-one-round';
+
+export interface Verdict {
+  outcome: 'faster' | 'slower' | 'no verdict';
+  rule: VerdictRule;
+  /** The outcome and its reason, as a reader sees it: "faster: paired interval 1.08-1.12 excludes 1 (5 rounds)". */
+  text: string;
+}
+
+/** What the rules read of one side of a comparison. */
+export interface VerdictCell {
+  median: number;
+  ci95Low: number | null;
+  ci95High: number | null;
+  /** Its no-verdict warnings (noVerdictWarnings). */
+  warnings: readonly string[];
+  /** The between-run noise of its environment and workload. */
+  noise: BetweenRunNoise;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const signedPct = (x: number) => `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}`;
+
+/** "no verdict: BUSY_HOST in this result's cell; UNSTABLE in the baseline's", or null when neither is flagged. */
+export function flaggedVerdict(base: readonly string[], other: readonly string[]): Verdict | null {
+  if (base.length === 0 && other.length === 0) return null;
+  const parts: string[] = [];
+  if (other.length > 0) parts.push(`${other.join(', ')} in this result's cell`);
+  if (base.length > 0) parts.push(`${base.join(', ')} in the baseline's cell`);
+  return { outcome: 'no verdict', rule: 'flagged', text: `no verdict: ${parts.join('; ')}` };
+}
+
+/**
+ * Two results that did not run together (or a group that did not interleave): "faster" or "slower"
+ * only when the two cells' 95% intervals are apart AND the ratio of their medians lies outside the
+ * between-run noise band of their environments (noiseBand); no verdict on a flagged cell.
+ */
+export function unpairedVerdict(base: VerdictCell, other: VerdictCell): Verdict {
+  const flagged = flaggedVerdict(base.warnings, other.warnings);
+  if (flagged) return flagged;
+  const none = (rule: VerdictRule, why: string): Verdict => ({
+    outcome: 'no verdict',
+    rule,
+    text: `no verdict: ${why}`,
+  });
+  const { ci95Low: bl, ci95High: bh } = base;
+  const { ci95Low: ol, ci95High: oh } = other;
+  if (bl === null || bh === null || ol === null || oh === null || (bl === bh && ol === oh))
+    return none('no-interval', 'single trials, no interval to judge by');
+  if (!(ol > bh || oh < bl))
+    return none('intervals-overlap', "the two 95% intervals overlap (each run's own noise)");
+  const diff = other.median / base.median - 1;
+  const band = noiseBand(base.noise, other.noise);
+  const noise = `between-run noise ±${pct(Math.expm1(band))} (${noiseText(base.noise, other.noise)})`;
+  if (Math.abs(Math.log(other.median / base.median)) <= band)
+    return none('within-noise', `difference ${signedPct(diff)} within ${noise}`);
+  const outcome = diff > 0 ? 'faster' : 'slower';
+  return {
+    outcome,
+    rule: 'beyond-noise',
+    text: `${outcome}: difference ${signedPct(diff)} beyond ${noise}; 95% intervals apart`,
+  };
+}
+
+function noiseText(a: BetweenRunNoise, b: BetweenRunNoise): string {
+  const same = a.cv === b.cv && a.results === b.results && a.source === b.source;
+  return same ? describeNoise(a) : `baseline: ${describeNoise(a)}; this result: ${describeNoise(b)}`;
+}
+
+/**
+ * An interleaved group: its members ran round by round, so the per-round ratios carry the
+ * between-run noise themselves and the paired interval is its own evidence. "faster" or "slower"
+ * when that 95% interval excludes 1; no verdict on a flagged cell or with a single round.
+ */
+export function pairedVerdict(
+  paired: { n: number; ci95Low: number | null; ci95High: number | null } | null,
+  baseWarnings: readonly string[],
+  otherWarnings: readonly string[],
+): Verdict {
+  const flagged = flaggedVerdict(baseWarnings, otherWarnings);
+  if (flagged) return flagged;
+  if (!paired || paired.ci95Low === null || paired.ci95High === null)
+    return {
+      outcome: 'no verdict',
+      rule: 'paired-one-round',
+      text: 'no verdict: one round, no paired interval',
+    };
+  const interval = `paired interval ${paired.ci95Low.toFixed(2)}–${paired.ci95High.toFixed(2)}`;
+  const rounds = `${paired.n} round${paired.n === 1 ? '' : 's'}`;
+  if (paired.ci95Low > 1 || paired.ci95High < 1) {
+    const outcome = paired.ci95Low > 1 ? 'faster' : 'slower';
+    return { outcome, rule: 'paired-excludes-1', text: `${outcome}: ${interval} excludes 1 (${rounds})` };
+  }
+  return {
+    outcome: 'no verdict',
+    rule: 'paired-holds-1',
+    text: `no verdict: ${interval} holds 1 (${rounds})`,
+  };
+}
