@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../../scripts/site-build.mjs', import.meta.url));
@@ -12,4 +12,28 @@ export function buildSite(dbPath: string, outDir: string, env: Record<string, st
   });
   if (r.status !== 0) throw new Error(`site build failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
+}
+
+/**
+ * The same build without blocking the test's thread: vitest's worker keeps answering its runner
+ * while a build on a busy machine takes minutes (a blocked one fails the run with "Timeout calling
+ * onTaskUpdate", though every test passed).
+ */
+export function buildSiteAsync(dbPath: string, outDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, '--db', dbPath, '--out', outDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (b) => {
+      out += b;
+    });
+    child.stderr.on('data', (b) => {
+      out += b;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`site build failed (${code}):\n${out}`)),
+    );
+  });
 }

@@ -123,12 +123,13 @@ describe('SVG as XML', () => {
       'g',
       'line',
       'path',
+      'rect',
       'style',
       'svg',
       'text',
       'title',
     ]);
-    expect(svg).toContain('viewBox="0 0 640 360"');
+    expect(svg).toContain('viewBox="0 0 800 400"');
   });
 
   it('drops characters XML 1.0 does not allow, from text and attributes', () => {

@@ -73,7 +73,7 @@ afterAll(async () => {
   await browser?.close();
   await blog?.close();
   await site?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir && !process.env.RBDB_KEEP_TEST_SITE) rmSync(dir, { recursive: true, force: true });
 });
 
 async function firstLink(path: string, selector: string): Promise<string> {
@@ -179,12 +179,13 @@ function plotRect(g: Geometry, heightUnits: number) {
 }
 
 /**
- * What a real chart exceeds by far and a blank one cannot reach, per CSS pixel of chart area: a
- * 640×360 chart has some 2,000–10,000 drawn pixels (axes, grid, labels, marks) and a few hundred in
- * colour; a chart whose marks did not render has none in its area.
+ * What a real chart exceeds and a blank one cannot reach, per CSS pixel of chart area: a chart has
+ * some 1,300–10,000 drawn pixels (axes, grid, labels, marks; the fewest in a one-row chart such as
+ * the fixture's single-version headline, with its light grid) and a few hundred in colour; a chart
+ * whose marks did not render has none in its area.
  */
 function expectPlotted(c: Counts, scale: number, what: string): void {
-  expect(c.drawn, `${what}: drawn pixels in the plot area`).toBeGreaterThan(1500 * scale * scale);
+  expect(c.drawn, `${what}: drawn pixels in the plot area`).toBeGreaterThan(1000 * scale * scale);
   expect(c.coloured, `${what}: coloured (data) pixels in the plot area`).toBeGreaterThan(40 * scale * scale);
 }
 

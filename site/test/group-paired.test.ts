@@ -16,7 +16,8 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
     opsCi95High: sorted.at(-1)!,
     trialOps,
     unstable: false,
-  } as CellView;
+    noVerdict: [],
+  } as unknown as CellView;
   return {
     id,
     kind: 'signed',
@@ -30,7 +31,7 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
 }
 
 const compare = (members: ResultView[]) => {
-  const byMedians = compareResults(members.map(toCompareInput));
+  const byMedians = compareResults(members.map((m) => toCompareInput(m)));
   return isInterleaved(members) ? pairComparison(byMedians, members) : byMedians;
 };
 
@@ -45,16 +46,20 @@ describe('an interleaved run group', () => {
     const c = compare([member('a', 0, a, true), member('b', 1, b, true)]);
     const cell = c.cells[0]!;
     expect(cell.ratios[1]).toBeCloseTo(1.05, 10);
-    expect(cell.verdicts[1]).toBe('faster');
+    expect(cell.verdicts[1]).toEqual({
+      outcome: 'faster',
+      rule: 'paired-excludes-1',
+      text: 'faster: paired interval 1.05–1.05 excludes 1 (5 rounds)',
+    });
     expect(cell.paired![1]).toMatchObject({ rounds: 5 });
     expect(cell.paired![1]!.ci95Low!).toBeCloseTo(1.05, 10);
     expect(cell.paired![0]).toBeNull();
   });
 
-  it('an A/A pair within its noise is "within noise", its interval holding 1', () => {
+  it('an A/A pair within its noise gets no verdict, its interval holding 1', () => {
     const c = compare([member('a', 0, [100, 120, 90, 110], true), member('b', 1, [103, 115, 92, 108], true)]);
     const p = c.cells[0]!.paired![1]!;
-    expect(c.cells[0]!.verdicts[1]).toBe('within noise');
+    expect(c.cells[0]!.verdicts[1]).toMatchObject({ outcome: 'no verdict', rule: 'paired-holds-1' });
     expect(p.ci95Low! < 1 && 1 < p.ci95High!).toBe(true);
   });
 
@@ -63,13 +68,27 @@ describe('an interleaved run group', () => {
     expect(isInterleaved(members)).toBe(false);
     const cell = compare(members).cells[0]!;
     expect(cell.paired).toBeUndefined();
-    expect(cell.verdicts[1]).toBe('within noise');
+    expect(cell.verdicts[1]).toMatchObject({ outcome: 'no verdict', rule: 'intervals-overlap' });
   });
 
   it('a single round gives the ratio with no verdict', () => {
     const cell = compare([member('a', 0, [100], true), member('b', 1, [150], true)]).cells[0]!;
     expect(cell.ratios[1]).toBeCloseTo(1.5, 10);
-    expect(cell.verdicts[1]).toBe('unknown');
+    expect(cell.verdicts[1]).toMatchObject({ outcome: 'no verdict', rule: 'paired-one-round' });
     expect(cell.paired![1]).toEqual({ rounds: 1, ci95Low: null, ci95High: null });
+  });
+});
+
+describe('a flagged member cell', () => {
+  it('gets no verdict even where the paired interval excludes 1, and says which warning', () => {
+    const a = member('a', 0, [100_000, 60_000, 70_000], true);
+    const b = member('b', 1, [110_000, 66_000, 77_000], true);
+    (b.cells[0] as { noVerdict: string[] }).noVerdict = ['BUSY_HOST'];
+    const v = compare([a, b]).cells[0]!.verdicts[1]!;
+    expect(v).toEqual({
+      outcome: 'no verdict',
+      rule: 'flagged',
+      text: "no verdict: BUSY_HOST in this result's cell",
+    });
   });
 });

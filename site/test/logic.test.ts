@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { deflateBombHistogram, emptyRunHistogram } from '../../packages/result/test/support/histograms.js';
 import { latencyPoints } from '../src/lib/charts/latency.js';
 import { type CompareInput, compareResults } from '../src/lib/compare.js';
-import { filtersToSearch, type IndexRow, matches, options, parseFilters } from '../src/lib/filters.js';
+import { filtersToSearch, matches, options, parseFilters } from '../src/lib/filters.js';
 import type { CellView } from '../src/lib/model.js';
 import { paths, slug } from '../src/lib/routes.js';
 import { sweepPoints } from '../src/lib/sweeps.js';
+import { indexRow } from './index-row.js';
 
 const input = (
   id: string,
@@ -43,8 +44,8 @@ describe('compareResults', () => {
     ]);
     expect(c.cells.map((x) => x.fp)).toEqual(['get', 'set']);
     expect(c.cells[0]!.ratios).toEqual([1, 1.5]);
-    expect(c.cells[0]!.verdicts[1]).toBe('faster');
-    expect(c.cells[1]!.verdicts[1]).toBe('within noise');
+    expect(c.cells[0]!.verdicts[1]).toMatchObject({ outcome: 'faster', rule: 'beyond-noise' });
+    expect(c.cells[1]!.verdicts[1]).toMatchObject({ outcome: 'no verdict', rule: 'intervals-overlap' });
     expect(c.differing).toEqual([{ field: 'allocator', label: 'allocator', values: ['jemalloc', 'libc'] }]);
   });
 
@@ -53,7 +54,8 @@ describe('compareResults', () => {
       input('a', {}, [cell('get', 100, 1), { ...cell('set', 100, 0) }]),
       input('b', {}, [cell('get', 50, 1), { ...cell('set', 50, 0) }]),
     ]);
-    expect(c.cells.map((x) => x.verdicts[1])).toEqual(['slower', 'unknown']);
+    expect(c.cells.map((x) => x.verdicts[1]?.outcome)).toEqual(['slower', 'no verdict']);
+    expect(c.cells[1]!.verdicts[1]?.rule).toBe('no-interval');
   });
 
   it('gives a cell whose replies were mostly errors (ERRORS) neither a ratio nor a verdict', () => {
@@ -62,16 +64,20 @@ describe('compareResults', () => {
       input('b', {}, [cell('get', 50, 1), { ...cell('set', 900, 1), errors: true }]),
       input('c', {}, [{ ...cell('get', 200, 1) }, cell('set', 50, 1)]),
     ]);
-    expect(c.cells.map((x) => x.verdicts)).toEqual([
-      ['unknown', 'slower', 'faster'],
-      ['unknown', 'mostly errors', 'slower'],
+    expect(c.cells.map((x) => x.verdicts.map((v) => v?.outcome ?? null))).toEqual([
+      [null, 'slower', 'faster'],
+      [null, 'no verdict', 'slower'],
     ]);
+    expect(c.cells[1]!.verdicts[1]?.text).toBe("no verdict: ERRORS in this result's cell");
     expect(c.cells[1]!.ratios).toEqual([1, null, 0.5]);
     const erroringBase = compareResults([
       input('a', {}, [{ ...cell('set', 900, 1), errors: true }]),
       input('b', {}, [cell('set', 100, 1)]),
     ]);
-    expect(erroringBase.cells[0]!.verdicts).toEqual(['mostly errors', 'mostly errors']);
+    expect(erroringBase.cells[0]!.verdicts).toEqual([
+      null,
+      { outcome: 'no verdict', rule: 'flagged', text: "no verdict: ERRORS in the baseline's cell" },
+    ]);
     expect(erroringBase.cells[0]!.ratios).toEqual([null, null]);
   });
 
@@ -83,21 +89,7 @@ describe('compareResults', () => {
   });
 });
 
-const row = (o: Partial<IndexRow>): IndexRow => ({
-  id: 'f'.repeat(64),
-  kind: 'signed',
-  receivedAt: '2026-01-01T00:00:00Z',
-  cpu: 'AMD EPYC',
-  virt: 'vm',
-  product: 'redis',
-  version: '7.2.4',
-  allocator: 'jemalloc-5.3.0',
-  link: 'tcp-loopback',
-  profile: 'quick',
-  warnings: 0,
-  cells: 30,
-  ...o,
-});
+const row = indexRow;
 
 describe('filters', () => {
   it('round-trip through the URL and match exactly, a version also by its major line', () => {
@@ -156,10 +148,12 @@ const c = (o: Partial<CellView>): CellView => ({
   trialOps: [100],
   unstable: false,
   errors: false,
+  noVerdict: [],
   latencyUs: null,
   histogram: null,
   clientBound: null,
   crossCheck: null,
+  params: null,
   ...o,
 });
 

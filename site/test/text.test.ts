@@ -117,7 +117,7 @@ describe('a result stored with an RTL override and a 1,000-character CPU model',
     const page = await open(`/results/${ids.hostile}/`);
     const h1 = page.locator('h1');
     const text = (await h1.textContent())!;
-    expect(text.startsWith('redis 7.0.15 on AMD EPYC 7763 64-Core Processor')).toBe(true);
+    expect(text.startsWith('Redis 7.0.15 on AMD EPYC 7763 64-Core Processor')).toBe(true);
     expect(text).not.toContain(RLO);
     // Where the words are drawn, not only their DOM order: "on" right of the version, left of the CPU.
     const boxes = await h1.evaluate((el) => {

@@ -1,9 +1,18 @@
+import {
+  type BetweenRunNoise,
+  betweenRunNoise,
+  unpairedVerdict,
+  type Verdict,
+  type VerdictCell,
+} from '@redis-benchdb/result/verdict';
+import type { WorkloadParams } from './explore.js';
 import type { ResultView } from './model.js';
 
 /**
  * Comparison, as pure functions over a small JSON shape: the build renders group pages with it, and
  * the compare page's script runs the same code in the browser on /results/<id>/compare.json.
- * Keep this file free of Node and of heavy imports: it is shipped to the browser.
+ * Keep this file free of Node and of heavy imports: it is shipped to the browser (the verdict rules
+ * come from packages/result's "./verdict" export, which is small and pure for that reason).
  */
 export interface CompareInput {
   id: string;
@@ -19,8 +28,14 @@ export interface CompareInput {
     lo: number | null;
     hi: number | null;
     unstable: boolean;
-    /** Most replies were errors (warning ERRORS): its ops/s are not the command's, so it gets no verdict. */
+    /** Most replies were errors (warning ERRORS): its ops/s are not the command's, so it gets no ratio. */
     errors?: boolean;
+    /** The warnings that keep it from a verdict (verdict.ts noVerdictWarnings); absent: none. */
+    warnings?: string[];
+    /** Its environment's between-run noise for this workload, as of the build; absent: the default. */
+    noise?: BetweenRunNoise;
+    /** The workload's parameters: when no cell matches, nearest.ts says which come closest and how they differ. */
+    w?: WorkloadParams;
   }[];
 }
 
@@ -40,7 +55,15 @@ export const COMPARED_FIELDS: Record<string, string> = {
   suite: 'suite and profile',
 };
 
-export function toCompareInput(r: ResultView): CompareInput {
+/**
+ * What a comparison needs of a result. `noise` gives its environment's between-run noise for a
+ * workload fingerprint (site/src/lib/noise.ts reads the database at build time); without it, the
+ * default applies.
+ */
+export function toCompareInput(
+  r: ResultView,
+  noise: (workloadFingerprint: string) => BetweenRunNoise = () => betweenRunNoise([]),
+): CompareInput {
   const s = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
   return {
     id: r.id,
@@ -71,6 +94,9 @@ export function toCompareInput(r: ResultView): CompareInput {
         hi: c.opsCi95High,
         unstable: c.unstable,
         ...(c.errors ? { errors: true } : {}),
+        ...(c.noVerdict.length > 0 ? { warnings: c.noVerdict } : {}),
+        noise: noise(c.workloadFingerprint!),
+        ...(c.params ? { w: c.params } : {}),
       })),
   };
 }
@@ -82,17 +108,17 @@ export function resultName(r: ResultView): string {
   return `${server} on ${machine}${r.machine.virtualization ? ` (${r.machine.virtualization})` : ''}`;
 }
 
-export type Verdict = 'faster' | 'slower' | 'within noise' | 'unknown' | 'mostly errors';
+export type { Verdict };
 
 export interface ComparedCell {
   fp: string;
   label: string;
   /** One entry per result, in input order; null where that result lacks the cell. */
   values: ({ median: number; lo: number | null; hi: number | null; unstable: boolean } | null)[];
-  /** Each result's median over the first result's; null where either is missing. */
+  /** Each result's median over the first result's; null where either is missing or mostly errors. */
   ratios: (number | null)[];
-  /** Against the first result: is the difference beyond the trials' noise? */
-  verdicts: Verdict[];
+  /** Against the first result, with the rule that decided (verdict.ts); null for the first and where missing. */
+  verdicts: (Verdict | null)[];
   /**
    * An interleaved run group only (site/src/lib/group-paired.ts): ratios are then the geometric
    * means of per-round ratios, with this 95% interval over this many rounds.
@@ -108,12 +134,14 @@ export interface Comparison {
   differing: { field: string; label: string; values: (string | null)[] }[];
 }
 
+type InputCell = CompareInput['cells'][number];
+
 /**
- * Cell by cell, against the first result. Only equal workload fingerprints are compared. A
- * difference counts as beyond noise when the two 95% intervals of the median do not overlap: a
- * conservative test (non-overlap implies significance at well under 5%), chosen because readers
- * can check it by eye on the charts. Without intervals (one trial, imported) the verdict is unknown.
- * A cell whose replies were mostly errors (warning ERRORS) gets neither a ratio nor a verdict.
+ * Cell by cell, against the first result. Only equal workload fingerprints are compared. The
+ * verdicts follow packages/result's rules (unpairedVerdict): "faster" or "slower" only when the two
+ * 95% intervals of the median are apart AND the difference is beyond the between-run noise of the
+ * two environments, never on a cell with a no-verdict warning; each says which rule decided.
+ * A cell whose replies were mostly errors (warning ERRORS) gets no ratio either.
  */
 export function compareResults(inputs: readonly CompareInput[]): Comparison {
   if (inputs.length < 2) throw new Error(`a comparison needs two results or more, got ${inputs.length}`);
@@ -130,7 +158,7 @@ export function compareResults(inputs: readonly CompareInput[]): Comparison {
       values: values.map((v) => (v ? { median: v.median, lo: v.lo, hi: v.hi, unstable: v.unstable } : null)),
       ratios: values.map((v) => (v && !v.errors && !b.errors && b.median > 0 ? v.median / b.median : null)),
       verdicts: values.map((v, i) =>
-        v?.errors || (i > 0 && v && b.errors) ? 'mostly errors' : i === 0 || !v ? 'unknown' : verdict(b, v),
+        i === 0 || !v ? null : unpairedVerdict(verdictCell(b), verdictCell(v)),
       ),
     });
   }
@@ -140,15 +168,13 @@ export function compareResults(inputs: readonly CompareInput[]): Comparison {
   return { results: inputs.map((r) => ({ id: r.id, name: r.name, kind: r.kind })), cells, differing };
 }
 
-function verdict(
-  base: { median: number; lo: number | null; hi: number | null },
-  other: { median: number; lo: number | null; hi: number | null },
-): Verdict {
-  if (base.lo === null || base.hi === null || other.lo === null || other.hi === null) return 'unknown';
-  if (base.lo === base.hi && other.lo === other.hi) return 'unknown'; // single trials: no interval to speak of
-  if (other.lo > base.hi) return 'faster';
-  if (other.hi < base.lo) return 'slower';
-  return 'within noise';
+/**
+ * A compare.json cell as the verdict rules read it. Its `warnings` say everything; a cell without
+ * them (written by hand, or before they existed) still says whether it was unstable or mostly errors.
+ */
+export function verdictCell(c: InputCell): VerdictCell {
+  const warnings = c.warnings ?? [...(c.unstable ? ['UNSTABLE'] : []), ...(c.errors ? ['ERRORS'] : [])];
+  return { median: c.median, ci95Low: c.lo, ci95High: c.hi, warnings, noise: c.noise ?? betweenRunNoise([]) };
 }
 
 /** "1.23×", "0.87×". */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import {
+  adHocCells,
   type BenchDb,
   cellsByWorkload,
   commonWorkload,
@@ -12,7 +13,7 @@ import {
 } from '@redis-benchdb/db';
 import { type ResultView, toResultView } from './model.js';
 import { slug } from './routes.js';
-import { safeStrings } from './text.js';
+import { safeStrings, safeText } from './text.js';
 
 /**
  * The build's one read-only connection. The path is the CLI's: a `redis-benchdb run` stores its
@@ -134,22 +135,42 @@ export function bestBy(cells: readonly SiteCellRow[], key: (c: SiteCellRow) => s
   return [...best.values()];
 }
 
-/** The compact index the results page's filters and the compare page's short links read. */
+/** The compact index the results page's filters and sorting, and the compare page's short links, read. */
 let index: import('./filters.js').IndexRow[] | null = null;
 export function indexRows(): import('./filters.js').IndexRow[] {
-  index ??= allResults().map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    receivedAt: r.receivedAt,
-    cpu: r.cpuModel,
-    virt: r.virtualizationKind,
-    product: r.serverProduct,
-    version: r.serverVersion,
-    allocator: r.allocator,
-    link: r.linkKind,
-    profile: r.suiteProfile,
-    warnings: r.warningCodes ? r.warningCodes.split(',').length : 0,
-    cells: r.cellCount,
-  }));
+  if (index) return index;
+  // The baseline figures a list shows, from the headline cells (standard-v1 GET and SET, errors left out).
+  const base = new Map<string, Record<string, SiteCellRow>>();
+  for (const c of headlineCells()) base.set(c.resultId, { ...base.get(c.resultId), [c.label]: c });
+  const adHoc = new Map(adHocCells(database()).map((a) => [a.resultId, a]));
+  index = allResults().map((r) => {
+    const b = base.get(r.id);
+    const a = adHoc.get(r.id);
+    return {
+      id: r.id,
+      kind: r.kind,
+      receivedAt: r.receivedAt,
+      cpu: r.cpuModel,
+      virt: r.virtualizationKind,
+      product: r.serverProduct,
+      version: r.serverVersion,
+      allocator: r.allocator,
+      link: r.linkKind,
+      profile: r.suiteProfile,
+      warnings: r.warningCodes ? r.warningCodes.split(',').length : 0,
+      cells: r.cellCount,
+      // An imported result's date is its publication's, as precise as the source gives it (few: parse each).
+      date:
+        r.kind === 'imported'
+          ? (resultView(r.id).source?.publishedAt ?? null)
+          : (r.startedAt ?? r.receivedAt),
+      tests: a ? a.labels.split('\u001f').map(safeText) : null,
+      getOps: b?.GET?.opsMedian ?? null,
+      getP99Us: b?.GET?.p99Us ?? null,
+      setOps: b?.SET?.opsMedian ?? null,
+      setP99Us: b?.SET?.p99Us ?? null,
+      firstOps: a?.firstOpsMedian ?? null,
+    };
+  });
   return index;
 }

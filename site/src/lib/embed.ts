@@ -1,5 +1,6 @@
-import { type Chart, standaloneSvg } from './charts/render.js';
+import { CHART_CSS, CHART_WIDTH, type Chart, standaloneSvg } from './charts/render.js';
 import { escapeHtml } from './html.js';
+import { paths } from './routes.js';
 import { stageFile } from './stage.js';
 
 /** The public origin embeds point at. Set REDIS_BENCHDB_SITE_URL when publishing; local builds point at the preview server. */
@@ -32,8 +33,9 @@ export function drawnOn(now = new Date()): string {
   return `live, drawn ${now.toISOString().slice(0, 10)}`;
 }
 
-export const EMBED_WIDTH = 680;
-export const EMBED_HEIGHT = 460;
+/** The iframe: the chart at its drawn size (CHART_WIDTH) in the page's 8px margins; it shrinks with a narrower column. */
+export const EMBED_WIDTH = CHART_WIDTH + 16;
+export const EMBED_HEIGHT = 540;
 
 /** Copy-paste snippets: an iframe for HTML blogs, an image with a link for Markdown ones. */
 export function embedSnippets(t: EmbedTarget): {
@@ -64,13 +66,23 @@ export function embedPage(t: EmbedTarget): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(t.chart.title)} · redis-benchdb</title>
 <link rel="canonical" href="${escapeHtml(o + t.pagePath)}"><link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>body{margin:0;font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff}figure{margin:8px}svg{max-width:100%;height:auto}figcaption{font-size:12px;color:#444}a{color:#0b57d0}</style>
+<style>body{margin:0;font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff}figure{margin:8px}figcaption{font-size:12px;color:#444}a{color:#0b57d0}
+${CHART_CSS}</style>
 </head><body><figure>
 <figcaption><strong>${escapeHtml(t.chart.title)}</strong></figcaption>
-${t.chart.svg}
-<figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_blank" rel="noopener">${escapeHtml(t.source)}</a> · ${escapeHtml(t.asOf)} · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_blank" rel="noopener">SVG</a></figcaption>
+${legendHtml(t.chart)}${t.chart.svg}
+<figcaption class="source">Source: <a href="${escapeHtml(o + t.sourcePath)}" target="_blank" rel="noopener">${escapeHtml(t.source)}</a> · ${escapeHtml(t.asOf)} · ${escapeHtml(t.freshness)} · <a href="${escapeHtml(o + t.svgPath)}" target="_blank" rel="noopener">SVG</a> · <a href="${escapeHtml(o + paths.methodology())}" target="_blank" rel="noopener">Methodology</a></figcaption>
 </figure></body></html>
 `;
+}
+
+function legendHtml(chart: Chart): string {
+  if (chart.series.length === 0) return '';
+  const items = chart.series.map(
+    (e) =>
+      `<li><span class="swatch" style="background:${escapeHtml(e.color)}"></span>${escapeHtml(e.name)}</li>`,
+  );
+  return `<ul class="chart-legend">${items.join('')}</ul>\n`;
 }
 
 /** A chart's own files: the standalone SVG (title and source drawn in) and its iframe page. */

@@ -15,6 +15,17 @@ export interface IndexRow {
   profile: string | null;
   warnings: number;
   cells: number;
+  /** Run date (measured), publication date as the source gives it (imported), or null. */
+  date: string | null;
+  /** An ad hoc run's cell labels (no suite), else null. */
+  tests: string[] | null;
+  /** The standard-v1 baseline cells' figures, where the result ran them (else null). */
+  getOps: number | null;
+  getP99Us: number | null;
+  setOps: number | null;
+  setP99Us: number | null;
+  /** An ad hoc run's first cell's median ops/s: its key figure. */
+  firstOps: number | null;
 }
 
 export const FILTERS = {

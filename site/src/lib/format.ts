@@ -34,12 +34,13 @@ export function ops(n: number | null): string {
   return n === null ? '—' : Math.round(n).toLocaleString('en-US');
 }
 
+/** Latency with its unit, never broken across lines ("1.12 / ms" read as two numbers). */
 export function us(n: number | null | undefined): string {
   return n === null || n === undefined
     ? '—'
     : n >= 1000
-      ? `${(n / 1000).toFixed(2)} ms`
-      : `${Math.round(n)} µs`;
+      ? `${(n / 1000).toFixed(2)}\u00a0ms`
+      : `${Math.round(n)}\u00a0µs`;
 }
 
 export function pct(n: number | null): string {

@@ -1,5 +1,5 @@
-import { pairedRatio } from '@redis-benchdb/result';
-import type { Comparison, Verdict } from './compare.js';
+import { pairedRatio, pairedVerdict } from '@redis-benchdb/result';
+import type { Comparison } from './compare.js';
 import type { CellView, ResultView } from './model.js';
 
 /** True when every member ran interleaved (runGroup.schedule): their trials pair up by round. */
@@ -11,8 +11,8 @@ export function isInterleaved(members: readonly ResultView[]): boolean {
  * An interleaved group's comparison, round by round: trial i of every member ran in round i + 1,
  * back to back, so each round's ratio cancels what the machine did then. Each member's ratio to
  * the first becomes the geometric mean of its per-round ratios, and the verdict is "faster" or
- * "slower" only when that ratio's t-based 95% interval excludes 1 (the two medians' intervals,
- * used for unrelated results, ignore the pairing and are wider).
+ * "slower" only when that ratio's t-based 95% interval excludes 1 (pairedVerdict: the paired interval
+ * is its own evidence of the between-run noise), and never on a cell with a no-verdict warning.
  */
 export function pairComparison(comparison: Comparison, members: readonly ResultView[]): Comparison {
   const cellsByFp = members.map((m) => new Map(m.cells.map((c) => [c.workloadFingerprint, c])));
@@ -22,12 +22,17 @@ export function pairComparison(comparison: Comparison, members: readonly ResultV
       const base = cellsByFp[0]!.get(cell.fp);
       const pairs = members.map((_, i) => {
         const other = cellsByFp[i]!.get(cell.fp);
-        return i === 0 || !base || !other ? null : roundRatio(base, other);
+        // Mostly errors on either side (ERRORS): its ops/s are not the command's, so no ratio.
+        return i === 0 || !base || !other || base.errors || other.errors ? null : roundRatio(base, other);
       });
       return {
         ...cell,
         ratios: cell.ratios.map((r, i) => (i === 0 ? r : (pairs[i]?.ratio ?? null))),
-        verdicts: cell.verdicts.map((v, i) => (i === 0 ? v : pairs[i] ? verdict(pairs[i]!) : 'unknown')),
+        verdicts: cell.verdicts.map((v, i) => {
+          const other = cellsByFp[i]!.get(cell.fp);
+          if (i === 0 || !base || !other) return v;
+          return pairedVerdict(pairs[i] ?? null, base.noVerdict, other.noVerdict);
+        }),
         paired: pairs.map((p) => (p ? { rounds: p.n, ci95Low: p.ci95Low, ci95High: p.ci95High } : null)),
       };
     }),
@@ -45,11 +50,4 @@ function roundRatio(base: CellView, other: CellView) {
     }
   }
   return a.length > 0 ? pairedRatio(a, b) : null;
-}
-
-function verdict(p: { ci95Low: number | null; ci95High: number | null }): Verdict {
-  if (p.ci95Low === null || p.ci95High === null) return 'unknown'; // one round: no interval
-  if (p.ci95Low > 1) return 'faster';
-  if (p.ci95High < 1) return 'slower';
-  return 'within noise';
 }

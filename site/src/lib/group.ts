@@ -6,6 +6,7 @@ import { type Comparison, compareResults, toCompareInput } from './compare.js';
 import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import { isInterleaved, pairComparison } from './group-paired.js';
 import type { ResultView } from './model.js';
+import { noiseOf } from './noise.js';
 import { ogSvg } from './og.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
@@ -31,7 +32,7 @@ export function groupPage(
   const charts: Chart[] = [];
   const byMedians =
     members.length >= 2
-      ? compareResults(members.map((m) => ({ ...toCompareInput(m), name: memberName(m) })))
+      ? compareResults(members.map((m) => ({ ...toCompareInput(m, noiseOf(m)), name: memberName(m) })))
       : null;
   const comparison = byMedians && isInterleaved(members) ? pairComparison(byMedians, members) : byMedians;
   if (comparison?.cells.length)

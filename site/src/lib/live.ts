@@ -2,8 +2,9 @@ import type { SiteCellRow } from '@redis-benchdb/db';
 import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
 import type { Chart } from './charts/render.js';
-import { bestBy, HEADLINE_SUITE, headlineCells } from './data.js';
+import { HEADLINE_SUITE, headlineCells } from './data.js';
 import { drawnOn, type EmbedTarget, stageEmbed } from './embed.js';
+import { type HeadlineEntry, headlineEntries, rankNames } from './headline.js';
 import { paths } from './routes.js';
 import { shortText } from './text.js';
 
@@ -32,37 +33,41 @@ const name = (c: SiteCellRow, by: 'machine' | 'version') =>
     ? `${shortText(c.cpuModel ?? 'unknown CPU', 60).text} (${c.virtualizationKind ?? '?'})`
     : `${c.serverProduct ?? 'unknown'} ${shortText(c.serverVersion ?? '?', 60).text}`;
 
-/** The best baseline GET and SET per machine or per server version. */
-export function headlineChart(
-  by: 'machine' | 'version',
-  limit = 20,
-): { chart: Chart; cells: SiteCellRow[] } | null {
-  const best = bestBy(headlineCells(), (c) => name(c, by));
-  if (best.length === 0) return null;
-  const top = [
-    ...new Set(
-      best
-        .filter((c) => c.label === 'GET')
-        .sort((a, b) => (b.opsMedian ?? 0) - (a.opsMedian ?? 0))
-        .map((c) => name(c, by)),
-    ),
-  ].slice(0, limit);
-  const shown = best.filter((c) => top.includes(name(c, by)));
+/** The headline of the standard baseline per machine or per server version: see headline.ts for the rule. */
+export interface Headline {
+  chart: Chart;
+  /** Every entry shown, in headline order, GET and SET. */
+  entries: HeadlineEntry[];
+  /** The names in that order. */
+  ranked: string[];
+  /** The first GET entry with two keys or more: what the page names as the headline; null when none has. */
+  top: HeadlineEntry | null;
+}
+
+export function headlineChart(by: 'machine' | 'version', limit = 20): Headline | null {
+  const entries = headlineEntries(headlineCells(), (c) => name(c, by));
+  if (entries.length === 0) return null;
+  const ranked = rankNames(entries, 'GET').slice(0, limit);
+  const shown = ranked.flatMap((n) => entries.filter((e) => e.name === n));
+  const keysOf = new Map(shown.map((e) => [e.name, e.keys]));
+  // A name backed by one key says so on the chart itself: an embed travels without the page's table.
+  const label = (n: string) => (keysOf.get(n) === 1 ? `${n} (1 key)` : n);
   const chart = cellsChart(
-    shown.map((c) => ({
-      cell: name(c, by),
-      series: c.label,
-      opsPerSec: c.opsMedian ?? 0,
-      ci95Low: c.opsCi95Low,
-      ci95High: c.opsCi95High,
+    shown.map((e) => ({
+      cell: label(e.name),
+      series: e.label,
+      opsPerSec: e.opsPerSec,
+      ci95Low: null,
+      ci95High: null,
     })),
     {
       id: `headline-by-${by}`,
-      title: `Best ${HEADLINE_SUITE} baseline GET and SET per ${by === 'machine' ? 'machine' : 'server version'}`,
-      source: `${HEADLINE_SUITE} baseline cells (50 connections, no pipelining, 256-byte values, 1M keys), best result per ${by}`,
+      title: `${HEADLINE_SUITE} baseline GET and SET per ${by === 'machine' ? 'machine' : 'server version'}: median over keys`,
+      source: `${HEADLINE_SUITE} baseline cells (50 connections, no pipelining, 256-byte values, 1M keys); each figure the median of its keys' medians, ${shown.reduce((n, e) => n + (e.label === 'GET' ? e.results : 0), 0)} GET results from ${new Set(shown.map((e) => e.name)).size} ${by === 'machine' ? 'machines' : 'versions'}; entries from one key ranked last`,
     },
   );
-  return { chart, cells: shown };
+  const top = entries.find((e) => e.label === 'GET' && e.name === ranked[0] && e.keys >= 2) ?? null;
+  return { chart, entries: shown, ranked, top };
 }
 
 /** A machine's or version's history: its results' baseline GET and SET over time. */

@@ -1,7 +1,10 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
-import { checkEnvelopeSignature } from '@redis-benchdb/result';
+import { checkEnvelopeSignature, noVerdictWarnings } from '@redis-benchdb/result';
+import type { WorkloadParams } from './explore.js';
+import { reproduceCommands } from './reproduce.js';
 import { safeStrings } from './text.js';
+import { workloadParams } from './workload-params.js';
 
 /**
  * One shape for every result the site shows, whether our runner measured it (signed) or it was
@@ -30,6 +33,8 @@ export interface CellView {
   unstable: boolean;
   /** Most replies were errors (warning ERRORS): left out of headlines and comparisons. */
   errors: boolean;
+  /** The warnings that keep this cell from a verdict (BUSY_HOST, DRIFT, UNSTABLE...: see verdict.ts). */
+  noVerdict: string[];
   latencyUs: {
     p50Us: number | null;
     p99Us: number | null;
@@ -39,6 +44,8 @@ export interface CellView {
   histogram: string | null;
   clientBound: boolean | null;
   crossCheck: string | null;
+  /** Every fingerprinted parameter (explore.ts), to say how two workloads differ; null for an imported cell. */
+  params: WorkloadParams | null;
 }
 
 export interface ResultView {
@@ -65,16 +72,27 @@ export interface ResultView {
   };
   link: { kind: string | null; rttP50Us: number | null };
   warnings: { code: string; message: string; cell: string | null }[];
+  /** What decides whose between-run noise applies: null for an imported result. */
+  environmentFingerprint: string | null;
+  /** The earlier result of the same key whose measurements this one repeats (db copies.ts), or null. */
+  copyOf: string | null;
   cells: CellView[];
   signature: {
     status: 'verified' | 'failed' | 'imported';
     keyFingerprint: string | null;
     detail: string | null;
   };
-  source: { title: string; url: string | null; section: string | null; tool: string | null } | null;
+  source: {
+    title: string;
+    url: string | null;
+    section: string | null;
+    tool: string | null;
+    /** As precise as the source gives it: 2013, 2013-07 or 2013-07-01; null when it gives none. */
+    publishedAt: string | null;
+  } | null;
   /** interleaved: the members ran round by round (runGroup.schedule), so their trials pair up. */
   runGroup: { id: string; label: string; index: number; interleaved: boolean } | null;
-  /** The command line that reproduces the result, as far as it can be known. */
+  /** The command line(s) that reproduce the result, one per line, as far as they can be known. */
   reproduce: string;
   /** The raw record as stored: the envelope for a signed result, the document for an imported one. */
   raw: string;
@@ -123,6 +141,8 @@ function fromSigned(rec: SiteResultRecord): ResultView {
     },
     link: { kind: env.link.kind, rttP50Us: env.link.rttUs?.p50Us ?? null },
     warnings: doc.warnings.map((w) => ({ code: w.code, message: w.message, cell: w.cell })),
+    environmentFingerprint: env.fingerprint,
+    copyOf: rec.row.copyOf,
     cells: doc.cells.map((c, idx) => ({
       idx,
       label: c.label,
@@ -143,10 +163,16 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       trialOps: c.trials.map((t) => t.opsPerSec),
       unstable: c.unstable,
       errors: doc.warnings.some((w) => w.code === 'ERRORS' && w.cell === c.label),
+      noVerdict: noVerdictWarnings(doc.warnings, {
+        label: c.label,
+        unstable: c.unstable,
+        clientBound: c.saturation?.clientBound ?? null,
+      }),
       latencyUs: c.latencyUs,
       histogram: c.histogram,
       clientBound: c.saturation?.clientBound ?? null,
       crossCheck: c.crossCheck?.status ?? null,
+      params: workloadParams(c.workload),
     })),
     signature: check.ok
       ? { status: 'verified', keyFingerprint: rec.row.keyFingerprint, detail: null }
@@ -155,7 +181,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
     runGroup: rg
       ? { id: rg.id, label: rg.label, index: rg.index, interleaved: rg.schedule !== undefined }
       : null,
-    reproduce: reproduceSigned(doc),
+    reproduce: reproduceCommands(doc).join('\n'),
     raw: rec.envelope ?? rec.document(),
   };
 }
@@ -170,15 +196,6 @@ function persistenceText(p: {
   if (p.appendonly === true) parts.push(`AOF fsync ${p.appendfsync ?? '?'}`);
   else if (p.appendonly === false) parts.push('no AOF');
   return parts.join(', ');
-}
-
-function reproduceSigned(doc: ResultV1): string {
-  const words = ['npx redis-benchdb run'];
-  if (doc.suite) words.push(`--profile ${doc.suite.profile}`);
-  else words.push('# ad hoc cells: see the raw JSON for each workload');
-  if (doc.target.socket) words.push('--socket PATH');
-  if (doc.target.tls) words.push('--tls');
-  return words.join(' ');
 }
 
 function fromImported(rec: SiteResultRecord): ResultView {
@@ -207,6 +224,8 @@ function fromImported(rec: SiteResultRecord): ResultView {
     },
     link: { kind: null, rttP50Us: null },
     warnings: [],
+    environmentFingerprint: null,
+    copyOf: null,
     cells: doc.cells.map((c, idx) => ({
       idx,
       label: c.label,
@@ -228,10 +247,12 @@ function fromImported(rec: SiteResultRecord): ResultView {
       trialOps: [c.opsPerSec],
       unstable: false,
       errors: false,
+      noVerdict: [],
       latencyUs: c.latencyUs.p50Us === null && c.latencyUs.p99Us === null ? null : c.latencyUs,
       histogram: null,
       clientBound: null,
       crossCheck: null,
+      params: null,
     })),
     signature: { status: 'imported', keyFingerprint: null, detail: null },
     source: {
@@ -239,6 +260,7 @@ function fromImported(rec: SiteResultRecord): ResultView {
       url: doc.source.url,
       section: doc.source.section ?? null,
       tool: doc.tool.name,
+      publishedAt: doc.source.publishedAt ?? null,
     },
     runGroup: null,
     reproduce: doc.tool.commandLine ?? `${doc.tool.name} (command line not published)`,

@@ -3,6 +3,7 @@ import { formatOps } from './charts/render.js';
 import { toCompareInput } from './compare.js';
 import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
+import { noiseOf } from './noise.js';
 import { ogSvg } from './og.js';
 import { sourceLine } from './result-charts.js';
 import { paths } from './routes.js';
@@ -26,7 +27,7 @@ export function resultEmbed(r: ResultView, chart: Chart): EmbedTarget {
 export function stageResultFiles(r: ResultView, targets: readonly EmbedTarget[]): void {
   for (const t of targets) stageEmbed(t);
   stageFile(paths.resultRaw(r.id), r.raw);
-  stageFile(paths.resultCompareJson(r.id), JSON.stringify(toCompareInput(r)));
+  stageFile(paths.resultCompareJson(r.id), JSON.stringify(toCompareInput(r, noiseOf(r))));
   const get = r.cells.find((c) => c.label === 'GET');
   const set = r.cells.find((c) => c.label === 'SET');
   stageFile(

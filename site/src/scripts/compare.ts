@@ -1,11 +1,14 @@
-import { type CompareInput, compareResults, formatRatio } from '../lib/compare';
+import { type CompareInput, compareResults } from '../lib/compare';
+import { comparisonView } from '../lib/compare-view';
 import type { IndexRow } from '../lib/filters';
-import { el, link, submitted } from './dom';
+import { nearestWorkloads } from '../lib/nearest';
+import { el, toDom } from './dom';
 
 /**
  * The compare page: ids from the URL (?r=a,b or ?r=a&r=b, full or 12-character prefixes), each
- * result's compare.json fetched, and the same compareResults() the build uses. Everything is
- * written with textContent: the JSON holds submitters' strings.
+ * result's compare.json fetched, and the same compareResults() and comparisonView() the build uses
+ * for a run group's page. Everything is written as text nodes (toDom): the JSON holds submitters'
+ * strings.
  */
 export async function initCompare(): Promise<void> {
   const out = document.getElementById('compare-out');
@@ -47,96 +50,7 @@ function resolve(index: IndexRow[], prefix: string): string {
 }
 
 function render(out: HTMLElement, inputs: CompareInput[]): void {
-  const c = compareResults(inputs);
-  const parts: Node[] = [el('h2', {}, 'Results compared')];
-  const ol = el('ol', { class: 'compared' });
-  c.results.forEach((r, i) => {
-    const li = el(
-      'li',
-      {},
-      link(`/results/${r.id}/`, submitted(r.name)),
-      ' ',
-      el('code', {}, r.id.slice(0, 12)),
-    );
-    if (r.kind === 'imported') li.append(' ', el('span', { class: 'badge imported' }, 'imported'));
-    if (i === 0) li.append(el('span', { class: 'muted' }, ' (baseline)'));
-    ol.append(li);
-  });
-  parts.push(ol, el('h2', {}, 'What differs'));
-  if (c.differing.length === 0) parts.push(el('p', {}, 'Nothing in the recorded environment differs.'));
-  else {
-    const t = el('table', { class: 'differing' });
-    t.append(
-      el(
-        'thead',
-        {},
-        el('tr', {}, el('th', {}, 'Field'), ...c.results.map((r) => el('th', {}, r.id.slice(0, 12)))),
-      ),
-    );
-    t.append(
-      el(
-        'tbody',
-        {},
-        ...c.differing.map((d) =>
-          el('tr', {}, el('th', {}, d.label), ...d.values.map((v) => el('td', {}, submitted(v)))),
-        ),
-      ),
-    );
-    parts.push(t);
-  }
-  parts.push(el('h2', {}, 'Cell by cell'));
-  if (c.cells.length === 0)
-    parts.push(
-      el(
-        'p',
-        { class: 'no-match' },
-        'No cells match: these results ran no workload in common (equal workload fingerprints), so nothing is compared.',
-      ),
-    );
-  else {
-    const t = el('table', { class: 'compare-cells' });
-    t.append(
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          el('th', {}, 'Cell'),
-          ...c.results.map((r, i) => el('th', { class: 'num' }, r.id.slice(0, 12) + (i ? ' (ratio)' : ''))),
-        ),
-      ),
-    );
-    const body = el('tbody');
-    for (const cell of c.cells) {
-      const tr = el('tr', {}, el('td', {}, submitted(cell.label)));
-      cell.values.forEach((v, i) => {
-        const td = el('td', { class: 'num' }, v ? Math.round(v.median).toLocaleString('en-US') : '—');
-        const verdict = cell.verdicts[i]!;
-        if (i > 0 && v)
-          td.append(
-            ' ',
-            el('strong', {}, formatRatio(cell.ratios[i] ?? null)),
-            ' ',
-            el(
-              'span',
-              { class: verdict === 'faster' ? 'faster' : verdict === 'slower' ? 'slower' : 'noise' },
-              verdict,
-            ),
-          );
-        tr.append(td);
-      });
-      body.append(tr);
-    }
-    t.append(body);
-    parts.push(el('div', { class: 'scroll' }, t));
-  }
-  parts.push(
-    el(
-      'p',
-      { class: 'muted' },
-      'Ratios are medians over the baseline median. “Faster” and “slower” mean the two 95% intervals of the median do not overlap; otherwise the difference is within the trials’ noise. The intervals measure the noise within each run, not between runs: two runs on the same machine can differ by more when something else was using it, so read a single comparison with its warnings.',
-    ),
-  );
-  out.replaceChildren(...parts);
+  // The site's own paths (lib/routes.ts cannot come to the browser: it hashes with node:crypto).
+  const links = { result: (id: string) => `/results/${id}/`, methodology: '/methodology/' };
+  out.replaceChildren(...comparisonView(compareResults(inputs), links, nearestWorkloads(inputs)).map(toDom));
 }

@@ -1,3 +1,4 @@
+import type { TreeNode } from '../lib/tree';
 /**
  * Elements from text, never from markup: the client scripts show submitters' strings (CPU models,
  * versions), and append() of a string makes a text node, so none of it can become HTML.
@@ -27,4 +28,10 @@ export function submitted(text: string | null | undefined): Node | string {
   const e = el('bdi', { class: 'submitted' }, chars.length > 120 ? `${chars.slice(0, 119).join('')}…` : text);
   if (chars.length > 120) e.setAttribute('title', text);
   return e;
+}
+
+/** A view built as a tree (lib/tree.ts) as DOM nodes: every text a text node, never markup. */
+export function toDom(node: TreeNode): Node {
+  if (typeof node === 'string') return document.createTextNode(node);
+  return el(node.tag, node.attrs, ...node.children.map(toDom));
 }

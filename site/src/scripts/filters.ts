@@ -1,17 +1,21 @@
 import { FILTER_KEYS, filtersToSearch, type IndexRow, isActive, matches, parseFilters } from '../lib/filters';
-import { el, link, submitted } from './dom';
+import { listRow, sortData } from '../lib/list-row';
+import { parseSort, sortRows, withSort } from '../lib/sort';
+import { el, submitted } from './dom';
+import { addSortButtons } from './sort';
 
 const LIMIT = 500;
 
 /**
- * Progressive enhancement of the results page: with filters in the URL, fetch the compact index and
- * show the matching results (the static page lists the newest, unfiltered). Rows are built with DOM
- * text nodes, never innerHTML: the index holds submitters' strings.
+ * Progressive enhancement of the results page: with filters or a sort in the URL, fetch the compact
+ * index and show the matching results in that order (the static page lists the newest, unfiltered).
+ * Rows are built with DOM text nodes, never innerHTML: the index holds submitters' strings.
  */
 export async function initFilters(): Promise<void> {
   const form = document.querySelector<HTMLFormElement>('form.filters');
   if (!form) return;
   const f = parseFilters(location.search);
+  const sort = parseSort(location.search);
   for (const k of FILTER_KEYS) {
     const sel = form.elements.namedItem(k) as HTMLSelectElement | null;
     if (sel && f.values[k]) {
@@ -25,40 +29,61 @@ export async function initFilters(): Promise<void> {
     const next = parseFilters(
       new URLSearchParams(new FormData(form) as unknown as Record<string, string>).toString(),
     );
-    location.search = filtersToSearch(next);
+    location.search = withSort(filtersToSearch(next), sort);
   });
-  if (!isActive(f)) return;
+  const table = document.querySelector<HTMLTableElement>('table.results');
+  if (table)
+    addSortButtons(table, sort, (next) => {
+      location.search = withSort(location.search, next);
+    });
+  if (!isActive(f) && !sort) return;
   const status = document.querySelector('.filter-status');
-  const tbody = document.querySelector('table.results tbody');
+  const tbody = table?.tBodies[0];
   if (!tbody || !status) return;
-  const rows = ((await (await fetch(form.dataset.index!)).json()) as IndexRow[]).filter((r) => matches(r, f));
+  const all = (await (await fetch(form.dataset.index!)).json()) as IndexRow[];
+  const matching = all.filter((r) => matches(r, f));
+  const rows = sort ? sortRows(matching, sort) : matching;
   tbody.replaceChildren(...rows.slice(0, LIMIT).map(rowElement));
-  status.textContent = `${rows.length} results match${rows.length > LIMIT ? `; the newest ${LIMIT} are shown` : ''}.`;
+  const order = sort
+    ? `, by ${table.querySelector('th[aria-sort] button')?.firstChild?.textContent ?? sort.key} (${sort.order === 'asc' ? 'lowest' : 'highest'} first; results without it last)`
+    : '';
+  status.textContent = `${rows.length} results ${isActive(f) ? 'match' : 'in all'}${order}${rows.length > LIMIT ? `; the first ${LIMIT} are shown` : ''}.`;
   for (const nav of document.querySelectorAll('nav.pages')) nav.remove();
 }
 
+/** A row as ResultsTable.astro draws it, from the same ListRow. */
 function rowElement(r: IndexRow): HTMLTableRowElement {
+  const l = listRow(r);
   const box = el('input', {
     type: 'checkbox',
     name: 'r',
-    value: r.id.slice(0, 12),
-    'aria-label': `compare ${r.id.slice(0, 12)}`,
+    value: l.shortId,
+    'aria-label': `compare ${l.shortId}`,
   });
-  const badges: (Node | string)[] = [link(`/results/${r.id}/`, el('code', {}, r.id.slice(0, 12)))];
-  if (r.kind === 'imported') badges.push(' ', el('span', { class: 'badge imported' }, 'imported'));
-  else badges.push(' ', el('span', { class: 'badge verified' }, 'signed'));
-  if (r.warnings)
-    badges.push(
-      ' ',
-      el('span', { class: 'badge warn' }, `${r.warnings} warning${r.warnings === 1 ? '' : 's'}`),
-    );
-  const cells = [
-    [box],
-    badges,
-    [submitted([r.product, r.version].filter(Boolean).join(' '))],
-    ...[r.cpu, r.virt, r.allocator, r.link, r.profile].map((v) => [submitted(v)]),
-    [r.receivedAt.slice(0, 10)],
+  const result: (Node | string)[] = [
+    el('a', { href: l.href, title: l.title }, l.date),
+    ' · ',
+    submitted(l.what),
+    el('br'),
+    el('code', {}, l.shortId),
+    ' ',
+    l.kind === 'imported'
+      ? el('span', { class: 'badge imported' }, 'imported')
+      : el('span', { class: 'badge verified' }, 'signed'),
   ];
-  const tr = el('tr', { 'data-id': r.id }, ...cells.map((c) => el('td', {}, ...c))) as HTMLTableRowElement;
-  return tr;
+  if (l.warnings)
+    result.push(
+      ' ',
+      el('span', { class: 'badge warn' }, `${l.warnings} warning${l.warnings === 1 ? '' : 's'}`),
+    );
+  const under = (main: string | null, note: string | null) =>
+    note ? [submitted(main), el('br'), el('span', { class: 'muted' }, submitted(note))] : [submitted(main)];
+  const cells = [
+    el('td', {}, box),
+    el('td', {}, ...result),
+    el('td', {}, ...under(l.server, l.serverNote)),
+    el('td', {}, ...under(l.cpu, l.virt)),
+    ...l.figures.map((x) => el('td', { class: 'num' }, x.text)),
+  ];
+  return el('tr', { 'data-id': l.id, ...sortData(r) }, ...cells) as HTMLTableRowElement;
 }

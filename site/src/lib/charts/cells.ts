@@ -1,5 +1,6 @@
 import * as Plot from '@observablehq/plot';
-import { type Chart, formatOps, renderSvg } from './render.js';
+import { linearTicks, logTicks, opsTick } from './axes.js';
+import { type Chart, formatOps, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** One bar: a cell's median throughput in one result, with the trials' interval. */
 export interface CellBar {
@@ -23,48 +24,86 @@ export interface CellsChartOptions {
  */
 export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Chart {
   const series = [...new Set(bars.map((b) => b.series))];
-  const cells = [...new Set(bars.map((b) => b.cell))];
   const alt = `Dot chart of operations per second by cell for ${series.join(' and ')}; ${o.source}. ${bars
     .map((b) => `${b.cell}, ${b.series}: ${formatOps(b.opsPerSec)} ops/s`)
     .join('; ')}.`;
-  const withCi = bars.filter((b) => b.ci95Low !== null && b.ci95High !== null);
-  const svg = renderSvg(
+  const lo = Math.min(...bars.map((b) => b.ci95Low ?? b.opsPerSec));
+  const hi = Math.max(...bars.map((b) => b.ci95High ?? b.opsPerSec));
+  // Cells from 5k to 2M ops/s side by side: on a linear axis the slow ones would sit on the zero
+  // line, so a wide range gets a log axis, on which equal ratios are equal distances.
+  const log = lo > 0 && hi / lo > 20;
+  const ticks = log ? logTicks(lo, hi) : linearTicks(hi);
+  const svg = dotRowsSvg(
+    bars.map((b) => ({ cell: b.cell, series: b.series, x: b.opsPerSec, low: b.ci95Low, high: b.ci95High })),
     {
-      height: Math.max(160, 40 + cells.length * 22),
-      marginLeft: 170,
-      marginRight: 24,
-      x: { label: 'ops/s (median of trials)', grid: true, zero: true, tickFormat: '~s' },
-      y: {
-        label: null,
-        domain: cells,
-        tickFormat: (s: string) => (s.length > 26 ? `${s.slice(0, 25)}…` : s),
-      },
-      marks: [
-        Plot.ruleY(withCi, {
-          y: 'cell',
-          x1: 'ci95Low',
-          x2: 'ci95High',
-          stroke: 'series',
-          strokeWidth: 3,
-          strokeOpacity: 0.4,
-        }),
-        Plot.dot(bars, { y: 'cell', x: 'opsPerSec', fill: 'series', r: 3.5 }),
-      ],
+      type: log ? 'log' : 'linear',
+      label: `ops/s (median of trials${log ? ', log scale' : ''})`,
+      domain: [ticks[0]!, ticks.at(-1)!],
+      ticks,
+      tickFormat: opsTick,
     },
-    o.title,
-    alt,
-    series,
+    [],
+    { title: o.title, alt, series },
   );
   return {
     id: o.id,
     title: o.title,
     alt,
     svg,
+    series: legend(series),
     table: {
       columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
       rows: bars.map((b) => [b.cell, b.series, Math.round(b.opsPerSec), r(b.ci95Low), r(b.ci95High)]),
     },
   };
+}
+
+/** A dot on a row of a dot-rows chart, with its interval (a faint bar) where it has one. */
+export interface DotRow {
+  cell: string;
+  series: string;
+  x: number;
+  low: number | null;
+  high: number | null;
+}
+
+/** A row per cell: room for a label at a phone's text size. */
+const ROW = 26;
+const LABEL_CHARS = 24;
+
+/**
+ * A row per cell and a dot per series on it, with each dot's interval as a faint bar: the shape of
+ * the cells chart (ops/s) and the versions chart (ratios). `under` are marks drawn beneath the dots.
+ */
+export function dotRowsSvg(
+  rows: readonly DotRow[],
+  x: Omit<Plot.ScaleOptions, 'ticks' | 'tickFormat'> & { ticks: number[]; tickFormat: (v: number) => string },
+  under: Plot.Markish[],
+  o: { title: string; alt: string; series: readonly string[] },
+): string {
+  const cells = [...new Set(rows.map((p) => p.cell))];
+  const label = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
+  return renderSvg(
+    {
+      height: 82 + cells.length * ROW,
+      marginTop: 12,
+      marginLeft: marginFor(cells.map(label)),
+      marginRight: marginRightFor(x.tickFormat(x.ticks.at(-1)!)),
+      x: { grid: true, inset: INSET, ...x },
+      y: { label: null, domain: cells, tickFormat: label },
+      marks: [
+        ...under,
+        Plot.ruleY(
+          rows.filter((p) => p.low !== null && p.high !== null),
+          { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
+        ),
+        Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', r: 3.5 }),
+      ],
+    },
+    o.title,
+    o.alt,
+    o.series,
+  );
 }
 
 const r = (n: number | null) => (n === null ? null : Math.round(n));

@@ -1,7 +1,8 @@
 import * as Plot from '@observablehq/plot';
 import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
 import type { CellView } from '../model.js';
-import { type Chart, renderSvg } from './render.js';
+import { latencyTick, latencyUnit, logTicks } from './axes.js';
+import { type Chart, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** Percentiles plotted: the "nines" that latency SLOs are written in. */
 export const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999] as const;
@@ -59,6 +60,9 @@ export function nines(p: number): number {
   return -Math.log10(1 - p / 100);
 }
 
+/** A tick of the percentile axis: "99.9%". */
+const percent = (x: number) => `${+(100 - 100 * 10 ** -x).toPrecision(6)}%`;
+
 export interface LatencyChartOptions {
   title: string;
   source: string;
@@ -67,23 +71,39 @@ export interface LatencyChartOptions {
 
 export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOptions): Chart {
   const series = [...new Set(points.map((p) => p.series))];
-  const rows = points.map((p) => ({ ...p, x: nines(p.percentile) }));
-  const alt = `Latency by percentile, microseconds on a log scale, for ${series.join(', ')}; ${o.source}. ${points
+  // Milliseconds once the tail passes one: "42 ms" reads where "42,000 µs" did not.
+  const lat = points.map((p) => p.latencyUs);
+  const { unit, div } = latencyUnit(Math.max(...lat));
+  const rows = points.map((p) => ({ ...p, x: nines(p.percentile), y: p.latencyUs / div }));
+  const yTicks = logTicks(Math.max(Math.min(...lat), 1) / div, Math.max(...lat) / div);
+  const xMax = Math.max(...rows.map((r) => r.x));
+  const xTicks = [50, 90, 99, 99.9, 99.99, 99.999].map(nines).filter((x) => x <= xMax + 1e-9);
+  const alt = `Latency by percentile, ${unit === 'ms' ? 'milliseconds' : 'microseconds'} on a log scale, for ${series.join(', ')}; ${o.source}. ${points
     .map((p) => `${p.series} p${p.percentile}: ${p.latencyUs} µs`)
     .join('; ')}.`;
   const svg = renderSvg(
     {
-      marginLeft: 56,
-      marginRight: 24,
+      marginLeft: marginFor(yTicks.map(latencyTick)),
+      marginRight: marginRightFor(percent(xTicks.at(-1)!)),
       x: {
         label: 'Percentile',
-        ticks: [50, 90, 99, 99.9, 99.99, 99.999].map(nines),
-        tickFormat: (x: number) => `${+(100 - 100 * 10 ** -x).toPrecision(6)}%`,
+        domain: [nines(50), Math.max(xMax, nines(99))],
+        ticks: xTicks,
+        tickFormat: percent,
+        inset: INSET,
       },
-      y: { type: 'log', label: 'Latency (µs)', grid: true, tickFormat: '~s' },
+      y: {
+        type: 'log',
+        label: `Latency (${unit}, log scale)`,
+        grid: true,
+        domain: [yTicks[0]!, yTicks.at(-1)!],
+        ticks: yTicks,
+        tickFormat: latencyTick,
+        inset: INSET,
+      },
       marks: [
-        Plot.lineY(rows, { x: 'x', y: 'latencyUs', stroke: 'series' }),
-        Plot.dot(rows, { x: 'x', y: 'latencyUs', fill: 'series', r: 2.5 }),
+        Plot.lineY(rows, { x: 'x', y: 'y', stroke: 'series' }),
+        Plot.dot(rows, { x: 'x', y: 'y', fill: 'series', r: 2.5 }),
       ],
     },
     o.title,
@@ -95,6 +115,7 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
     title: o.title,
     alt,
     svg,
+    series: legend(series),
     table: {
       columns: ['series', 'percentile', 'latency µs'],
       rows: points.map((p) => [p.series, p.percentile, p.latencyUs]),

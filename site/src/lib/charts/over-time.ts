@@ -1,5 +1,6 @@
 import * as Plot from '@observablehq/plot';
-import { type Chart, formatOps, renderSvg } from './render.js';
+import { humanDate, humanDateTime, timeTicks } from './axes.js';
+import { type Chart, formatOps, INSET, legend, marginRightFor, opsAxis, renderSvg } from './render.js';
 
 export interface TimePoint {
   series: string;
@@ -19,25 +20,28 @@ export interface OverTimeChartOptions {
 export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOptions): Chart {
   const series = [...new Set(points.map((p) => p.series))];
   const rows = points.map((p) => ({ ...p, date: new Date(p.at) }));
-  const times = rows.map((r) => r.date.getTime());
-  // All on one day (a single result): a day either side, or Plot labels the lone tick with an ISO time stamp.
-  const day = 86_400_000;
-  const oneDay = Math.max(...times) - Math.min(...times) < day;
-  const alt = `Dot chart of operations per second over time for ${series.join(', ')}; ${o.source}; ${points.length} results, from ${formatOps(
-    Math.min(...points.map((p) => p.opsPerSec)),
-  )} to ${formatOps(Math.max(...points.map((p) => p.opsPerSec)))} ops/s.`;
+  // Ticks on whole days or months with human labels ("4 Mar 2025"): Plot's own, for a single
+  // result, labelled the lone tick with an ISO time stamp.
+  const { ticks, monthly } = timeTicks(rows.map((r) => r.date.getTime()));
+  const ops = opsAxis(Math.max(...points.map((p) => p.opsPerSec)));
+  const alt = `Dot chart of operations per second over time for ${series.join(', ')}; ${o.source}; ${points.length} results from ${humanDate(
+    ticks[0]!,
+  )} to ${humanDate(ticks.at(-1)!)}, from ${formatOps(Math.min(...points.map((p) => p.opsPerSec)))} to ${formatOps(
+    Math.max(...points.map((p) => p.opsPerSec)),
+  )} ops/s.`;
   const svg = renderSvg(
     {
-      marginLeft: 56,
-      marginRight: 24,
+      marginLeft: ops.marginLeft,
+      marginRight: marginRightFor(humanDate(ticks.at(-1)!, monthly ? 'month' : 'day')),
       x: {
         type: 'utc',
         label: 'Run date (UTC)',
-        ...(oneDay
-          ? { domain: [new Date(Math.min(...times) - day), new Date(Math.max(...times) + day)] }
-          : {}),
+        domain: [ticks[0]!, ticks.at(-1)!],
+        ticks,
+        tickFormat: (d: Date) => humanDate(d, monthly ? 'month' : 'day'),
+        inset: INSET,
       },
-      y: { label: 'ops/s (median of trials)', grid: true, zero: true, tickFormat: '~s' },
+      y: ops.y,
       marks: [Plot.dot(rows, { x: 'date', y: 'opsPerSec', stroke: 'series', r: 3 })],
     },
     o.title,
@@ -49,9 +53,15 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
     title: o.title,
     alt,
     svg,
+    series: legend(series),
     table: {
       columns: ['series', 'run date', 'ops/s', 'result'],
-      rows: points.map((p) => [p.series, p.at, Math.round(p.opsPerSec), p.resultId.slice(0, 12)]),
+      rows: points.map((p) => [
+        p.series,
+        humanDateTime(p.at),
+        Math.round(p.opsPerSec),
+        p.resultId.slice(0, 12),
+      ]),
     },
   };
 }

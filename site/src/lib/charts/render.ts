@@ -1,5 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
+import { linearTicks, opsTick } from './axes.js';
 
 /**
  * Charts render at build time, on the server: Plot draws into a DOM we give it (linkedom, a light
@@ -16,17 +17,67 @@ export interface Chart {
   /** Alt text: what the chart shows, in words. */
   alt: string;
   svg: string;
+  /** The legend: each series and its colour. Pages draw it in HTML (it wraps); standalone files in SVG. */
+  series: LegendEntry[];
   /** The numbers behind the chart, shown beside it. */
   table: { columns: string[]; rows: (string | number | null)[][] };
 }
 
-export const CHART_WIDTH = 640;
-export const CHART_HEIGHT = 360;
+export interface LegendEntry {
+  name: string;
+  color: string;
+}
+
+/**
+ * A chart is drawn once, at this size, and scaled by the page to its column: on a 1,152 px column
+ * the 11-unit text reads at 16 px, like the page's. On a phone (about 370 px) the page sets the
+ * text to PHONE_FONT units (10 px there, see Base.astro): every margin below leaves room for text of
+ * that size, so the same SVG reads on both.
+ */
+export const CHART_WIDTH = 800;
+export const CHART_HEIGHT = 400;
+export const CHART_FONT = 11;
+export const PHONE_FONT = 22;
+/** Margins that hold axis labels at PHONE_FONT: the y label above the frame, the x label below its ticks. */
+export const MARGIN = { top: PHONE_FONT + 18, right: 32, bottom: 2 * PHONE_FONT + 18, left: 72 };
+/** Room between the frame and the outermost marks: a dot (r up to 6 on a phone) stays inside. */
+export const INSET = 12;
+
+/** The width tick labels need at PHONE_FONT, plus the tick and its gap: a left margin that holds them. */
+export function marginFor(labels: readonly string[]): number {
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return Math.ceil(longest * CHAR_EM * PHONE_FONT) + 16;
+}
+
+/**
+ * A y axis of ops/s from 0 (sweeps, history): round ticks up to one at or above `max`, labelled
+ * "250k", a grid, room above the top mark; and the left margin its labels need.
+ */
+export function opsAxis(max: number): { y: Plot.ScaleOptions; marginLeft: number } {
+  const ticks = linearTicks(max);
+  return {
+    y: {
+      label: 'ops/s (median of trials)',
+      grid: true,
+      domain: [0, ticks.at(-1)!],
+      ticks,
+      tickFormat: opsTick,
+      insetTop: INSET,
+    },
+    marginLeft: marginFor(ticks.map(opsTick)),
+  };
+}
+
+/** The right margin that holds half of the last x tick label (it is centred on its tick) at PHONE_FONT. */
+export function marginRightFor(lastTickLabel: string): number {
+  return Math.max(MARGIN.right, Math.ceil((lastTickLabel.length * CHAR_EM * PHONE_FONT) / 2) - INSET + 6);
+}
 
 /**
  * Plot options to SVG text with a <title> and <desc>. Plot escapes text it sets (labels, tips) and
  * linkedom serialises text nodes escaped, so metadata such as a CPU model cannot become markup; the
- * site's hostile-metadata test checks this in a browser.
+ * site's hostile-metadata test checks this in a browser. An invisible frame (aria-label "frame")
+ * marks the plot area: the site's tests hold every mark inside it.
  */
 export function renderSvg(
   options: Plot.PlotOptions,
@@ -34,12 +85,18 @@ export function renderSvg(
   alt: string,
   series: readonly string[] = [],
 ): string {
-  const legend = series.length > 0;
+  const { x, y, marks, ...rest } = options;
   const svg = Plot.plot({
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
-    ...options,
-    ...(legend ? { marginTop: 22 + 16 * Math.ceil(series.length / 2) } : {}),
+    marginTop: MARGIN.top,
+    marginRight: MARGIN.right,
+    marginBottom: MARGIN.bottom,
+    marginLeft: MARGIN.left,
+    ...rest,
+    x: { labelOffset: 2 * PHONE_FONT + 8, ...x },
+    y,
+    marks: [Plot.frame({ stroke: 'none' }), ...(marks ?? [])],
     color: { domain: series, range: PALETTE },
     document,
     ariaLabel: title,
@@ -48,14 +105,35 @@ export function renderSvg(
   if (svg.tagName.toLowerCase() !== 'svg') throw new Error(`chart "${title}" did not render to one <svg>`);
   svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   svg.setAttribute('role', 'img');
+  svg.setAttribute('class', `${svg.getAttribute('class') ?? ''} chart-svg`.trim());
+  // An attribute, not a style: the page's CSS must be able to enlarge the text on a phone.
+  svg.setAttribute('font-size', String(CHART_FONT));
   const t = document.createElementNS('http://www.w3.org/2000/svg', 'title');
   t.textContent = title;
   const d = document.createElementNS('http://www.w3.org/2000/svg', 'desc');
   d.textContent = alt;
   svg.insertBefore(d, svg.firstChild);
   svg.insertBefore(t, svg.firstChild);
-  if (legend) svg.appendChild(legendGroup(series));
   return serialize(svg);
+}
+
+/**
+ * How a page shows these charts: across its column, and on a phone with text at PHONE_FONT and
+ * thicker marks, which the margins and insets above leave room for. The site's pages and the
+ * iframe page both use it.
+ */
+export const CHART_CSS = `svg.chart-svg{display:block;width:100%;height:auto;max-width:none}
+ul.chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem 1rem;padding:0;margin:.3rem 0}
+ul.chart-legend li{display:flex;align-items:baseline;gap:.35em;min-width:0}
+ul.chart-legend .swatch{flex:none;width:.7em;height:.7em;border-radius:50%}
+@media (max-width:600px){svg.chart-svg{font-size:${PHONE_FONT}px}
+svg.chart-svg [aria-label=line] path{stroke-width:3}
+svg.chart-svg [aria-label=dot] circle{r:7}
+svg.chart-svg [aria-label=rule] line{stroke-width:6}}`;
+
+/** Each series with the colour renderSvg gave it. */
+export function legend(series: readonly string[]): LegendEntry[] {
+  return series.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]! }));
 }
 
 /**
@@ -130,31 +208,6 @@ export const PALETTE = [
   '#bab0ab',
 ];
 
-function legendGroup(series: readonly string[]): Element {
-  const ns = 'http://www.w3.org/2000/svg';
-  const g = document.createElementNS(ns, 'g');
-  g.setAttribute('class', 'legend');
-  g.setAttribute('text-anchor', 'start');
-  // Right of the y-axis label, which Plot draws in the top-left corner.
-  const left = 200;
-  const colWidth = (CHART_WIDTH - left) / 2;
-  series.forEach((name, i) => {
-    const x = left + (i % 2) * colWidth;
-    const y = 12 + Math.floor(i / 2) * 16;
-    const dot = document.createElementNS(ns, 'circle');
-    dot.setAttribute('cx', String(x + 5));
-    dot.setAttribute('cy', String(y - 3));
-    dot.setAttribute('r', '5');
-    dot.setAttribute('fill', PALETTE[i % PALETTE.length]!);
-    const text = document.createElementNS(ns, 'text');
-    text.setAttribute('x', String(x + 14));
-    text.setAttribute('y', String(y + 1));
-    text.textContent = name.length > 36 ? `${name.slice(0, 35)}…` : name;
-    g.append(dot, text);
-  });
-  return g;
-}
-
 /** "1.2M", "350k", "950": ops/s for an axis or a table. */
 export function formatOps(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 1 : 2)}M`;
@@ -187,7 +240,9 @@ export function standaloneSvg(chart: Chart, source: ChartSource): string {
   const w = Number(m?.[1] ?? CHART_WIDTH);
   const h = Number(m?.[2] ?? CHART_HEIGHT);
   const lines = wrap(`Source: redis-benchdb, ${source.text}`, SOURCE_LINE_CHARS, 2);
-  const bottom = 28 + h;
+  const key = legendBand(chart.series, w, 28);
+  const top = 28 + key.height;
+  const bottom = top + h;
   const text = lines
     .map((l, i) => `<text x="8" y="${bottom + 16 + i * 14}">${escapeXml(l, false)}</text>`)
     .join('');
@@ -200,10 +255,42 @@ export function standaloneSvg(chart: Chart, source: ChartSource): string {
   const height = urlY + 10;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${height}" viewBox="0 0 ${w} ${height}" font-family="system-ui, sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(clip(chart.title, 72), false)}</text>
-<g transform="translate(0,28)">${chart.svg}</g>
+<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(clip(chart.title, 88), false)}</text>
+${key.svg}<g transform="translate(0,${top})">${chart.svg}</g>
 <a href="${escapeXml(source.url, true)}"><g font-size="10" fill="#555">${text}${url}</g></a>
 </svg>`;
+}
+
+/**
+ * The legend of a standalone file, as rows of swatches and names under its title: a file has no
+ * page around it to draw one.
+ */
+function legendBand(
+  series: readonly LegendEntry[],
+  width: number,
+  top: number,
+): { svg: string; height: number } {
+  if (series.length === 0) return { svg: '', height: 0 };
+  const row = 16;
+  let x = 8;
+  let y = top + 10;
+  const items: string[] = [];
+  for (const s of series) {
+    const name = clip(s.name, 48);
+    const w = 18 + Math.ceil(name.length * CHAR_EM * CHART_FONT) + 14;
+    if (x > 8 && x + w > width - 8) {
+      x = 8;
+      y += row;
+    }
+    items.push(
+      `<circle cx="${x + 5}" cy="${y - 4}" r="5" fill="${escapeXml(s.color, true)}"/><text x="${x + 14}" y="${y}">${escapeXml(name, false)}</text>`,
+    );
+    x += w;
+  }
+  return {
+    svg: `<g class="legend" font-size="${CHART_FONT}" fill="#111">${items.join('')}</g>\n`,
+    height: y - top + 8,
+  };
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

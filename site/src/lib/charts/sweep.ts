@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
+import { bytes, count } from '../format.js';
 import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
-import { type Chart, formatOps, renderSvg } from './render.js';
+import { type Chart, formatOps, INSET, legend, marginRightFor, opsAxis, renderSvg } from './render.js';
 
 export interface SweepChartOptions {
   axis: SweepAxis;
@@ -18,15 +19,18 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
     .map((p) => `${p.series} at ${p.x}: ${formatOps(p.opsPerSec)} ops/s`)
     .join('; ')}.`;
   const withCi = points.filter((p) => p.ci95Low !== null && p.ci95High !== null);
-  // Ticks where the sweep ran: a log axis's own (1, 2, 3 ... 10) label depths never run and skip
-  // the ones that were (16). With many values, Plot's own ticks, so labels do not collide.
+  // A tick at each value the sweep ran (1, 4, 16, 64), not a log axis's own (1, 2, 3 ... 10),
+  // which label depths never run and skip the ones that were. With many values, every other one.
   const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
+  const xTicks = xs.length <= 8 ? xs : xs.filter((_, i) => i % 2 === 0);
+  const xLabel = o.axis === 'value-size' ? bytes : count;
+  const ops = opsAxis(Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0))));
   const svg = renderSvg(
     {
-      marginLeft: 56,
-      marginRight: 24,
-      x: { type: 'log', label: axis.label, tickFormat: '~s', ...(xs.length <= 8 ? { ticks: xs } : {}) },
-      y: { label: 'ops/s (median of trials)', grid: true, zero: true, tickFormat: '~s' },
+      marginLeft: ops.marginLeft,
+      marginRight: marginRightFor(xLabel(xTicks.at(-1)!)),
+      x: { type: 'log', label: axis.label, ticks: xTicks, tickFormat: xLabel, inset: INSET },
+      y: ops.y,
       marks: [
         Plot.ruleX(withCi, {
           x: 'x',
@@ -49,6 +53,7 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
     title: o.title,
     alt,
     svg,
+    series: legend(series),
     table: {
       columns: ['series', axis.short, 'ops/s', '95% CI low', '95% CI high'],
       rows: points.map((p) => [p.series, p.x, round(p.opsPerSec), round(p.ci95Low), round(p.ci95High)]),

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import {
+  iterateWorkloadCells,
+  type SiteResultRow,
+  type WorkloadCell,
+  workloadDefinition,
+} from '@redis-benchdb/db';
+import { median, medianCiOrderStatistics } from '@redis-benchdb/result';
+import { cellsChart } from './charts/cells.js';
+import { allResults, database, HEADLINE_SUITE, machineSlugOf, versionSlugOf } from './data.js';
+import { type EmbedTarget, embedSnippets } from './embed.js';
+import {
+  type Bar,
+  describeWorkload,
+  EXPLORE_PATHS,
+  stateOf,
+  stateToSearch,
+  type WorkloadData,
+  type WorkloadEntry,
+} from './explore.js';
+import { filtersToSearch } from './filters.js';
+import { liveEmbed } from './live.js';
+import { paths } from './routes.js';
+import { stageFile } from './stage.js';
+import { shortText } from './text.js';
+import { workloadParams } from './workload-params.js';
+
+/**
+ * The explorer at build time: one pass over every comparable cell (db's iterateWorkloadCells, an
+ * index walk in fingerprint order, so one workload's cells are in memory at a time), bars per server
+ * version and machine, and the files the browser reads: the catalog, one JSON per workload and one
+ * chart per workload (SVG, PNG, iframe page, through live.ts like every chart that follows new results).
+ */
+export interface Explorer {
+  catalog: WorkloadEntry[];
+  data: Map<string, WorkloadData>;
+  /** Each workload's chart, by workload id: a static page shows it with its embed snippets. */
+  targets: Map<string, EmbedTarget>;
+  /** The standard suite's cells with results: each has a static page, by slug. */
+  standard: Map<string, string>;
+}
+
+/** Bars drawn in a workload's chart (the table lists every bar). */
+export const CHART_BARS = 20;
+
+let built: Explorer | null = null;
+
+/** Built once per build, whichever page asks first; the files are written then. */
+export function explorer(): Explorer {
+  built ??= build();
+  return built;
+}
+
+function build(): Explorer {
+  const rows = new Map(allResults().map((r) => [r.id, r]));
+  // Each workload's bars are made as soon as its last cell is read, and its cells let go. Its
+  // definition is read after the walk: better-sqlite3 runs no other statement while one iterates.
+  const walked: { fp: string; standardLabel: string | null; results: number; bars: Bar[] }[] = [];
+  let cells: WorkloadCell[] = [];
+  const flush = () => {
+    const fp = cells[0]?.workloadFingerprint;
+    if (fp === undefined) return;
+    const standardLabel = mostCommon(
+      cells.filter((c) => rows.get(c.resultId)!.suiteId === HEADLINE_SUITE).map((c) => c.label),
+    );
+    walked.push({
+      fp,
+      standardLabel,
+      results: new Set(cells.map((c) => c.resultId)).size,
+      bars: bars(cells, rows),
+    });
+    cells = [];
+  };
+  for (const c of iterateWorkloadCells(database())) {
+    if (!rows.has(c.resultId)) continue;
+    if (cells[0] && cells[0].workloadFingerprint !== c.workloadFingerprint) flush();
+    cells.push(c);
+  }
+  flush();
+  const entries = walked.flatMap(({ fp, standardLabel, results, bars }) => {
+    const def = workloadDefinition(database(), fp);
+    if (!def) return [];
+    const entry: WorkloadEntry = {
+      ...workloadParams(def.workload),
+      id: fp.replace(/^sha256:/, '').slice(0, 16),
+      label: standardLabel ?? def.label,
+      results,
+      page: null,
+    };
+    return [{ entry, standardLabel, bars }];
+  });
+  // A standard cell's page is named by its label; should two workloads share one (a suite changed), the one with more results keeps it.
+  const standard = new Map<string, string>();
+  for (const w of [...entries].sort((a, b) => b.entry.results - a.entry.results)) {
+    if (!w.standardLabel) continue;
+    // Readable names ("get-p16"): the label is the suite's, and a clash is settled below, so no hash is needed.
+    let s =
+      w.standardLabel
+        .toLowerCase()
+        .replace(/[^a-z0-9.]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60) || 'cell';
+    if (standard.has(s)) s = `${s}-${w.entry.id.slice(0, 6)}`;
+    standard.set(s, w.entry.id);
+    w.entry.page = EXPLORE_PATHS.view(s);
+  }
+  const catalog = entries.map((w) => w.entry);
+  const data = new Map<string, WorkloadData>();
+  const targets = new Map<string, EmbedTarget>();
+  for (const w of entries) {
+    const target = workloadChart(catalog, w.entry, w.bars);
+    const d = workloadData(w.entry, w.bars, target);
+    data.set(w.entry.id, d);
+    targets.set(w.entry.id, target);
+    stageFile(EXPLORE_PATHS.data(w.entry.id), JSON.stringify(d));
+  }
+  stageFile(EXPLORE_PATHS.catalog, JSON.stringify(catalog));
+  return { catalog, data, targets, standard };
+}
+
+/** The address of a workload's view: its static page, else the explorer's page with its state. */
+export function viewPath(catalog: readonly WorkloadEntry[], w: WorkloadEntry): string {
+  return w.page ?? EXPLORE_PATHS.page + stateToSearch(stateOf(catalog, w));
+}
+
+/** A workload's chart, staged with its embed files: the fastest bars, their intervals. */
+function workloadChart(catalog: readonly WorkloadEntry[], w: WorkloadEntry, bs: readonly Bar[]): EmbedTarget {
+  const shown = bs.slice(0, CHART_BARS);
+  const what = describeWorkload(w);
+  const chart = cellsChart(
+    shown.map((b) => ({
+      cell: `${b.server} · ${b.machine}`,
+      series: 'median ops/s',
+      opsPerSec: b.ops,
+      ci95Low: b.lo,
+      ci95High: b.hi,
+    })),
+    {
+      id: `explore-${w.id}`,
+      title: `${w.label}: ops/s by server version and machine`,
+      source: `${what}; ${bs.length > shown.length ? `the fastest ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
+    },
+  );
+  return liveEmbed(chart, viewPath(catalog, w), `${w.label} (${what}), ${w.results} results`);
+}
+
+function workloadData(w: WorkloadEntry, bs: Bar[], target: EmbedTarget): WorkloadData {
+  const { iframe, markdown } = embedSnippets(target);
+  return {
+    workload: w,
+    bars: bs,
+    embed: { iframe, markdown, pagePath: target.pagePath, svgPath: target.svgPath, pngPath: target.pngPath },
+    asOf: target.asOf,
+  };
+}
+
+/** One bar per server version and machine, fastest first. */
+function bars(cells: readonly WorkloadCell[], rows: ReadonlyMap<string, SiteResultRow>): Bar[] {
+  const groups = new Map<string, { row: SiteResultRow; cells: WorkloadCell[] }>();
+  for (const c of cells) {
+    const r = rows.get(c.resultId)!;
+    const key = JSON.stringify([r.serverProduct, r.serverVersion, r.cpuModel, r.virtualizationKind]);
+    const g = groups.get(key);
+    if (g) g.cells.push(c);
+    else groups.set(key, { row: r, cells: [c] });
+  }
+  return [...groups.entries()]
+    .map(([key, g]) => bar(key, g.row, g.cells, rows))
+    .sort((a, b) => b.ops - a.ops || a.key.localeCompare(b.key));
+}
+
+function bar(
+  key: string,
+  r: SiteResultRow,
+  cells: readonly WorkloadCell[],
+  rows: ReadonlyMap<string, SiteResultRow>,
+): Bar {
+  const one = cells.length === 1 ? cells[0]! : null;
+  const medians = cells.map((c) => c.opsMedian);
+  const ops = one ? one.opsMedian : median(medians);
+  // One result: its trials' interval. Several: where the median of their medians lies (one sort, not a bootstrap).
+  const ci = one ? { low: one.opsCi95Low, high: one.opsCi95High } : medianCiOrderStatistics(medians);
+  const sample = cells.reduce((m, c) => (Math.abs(c.opsMedian - ops) < Math.abs(m.opsMedian - ops) ? c : m));
+  return {
+    key: createHash('sha256').update(key).digest('hex').slice(0, 10),
+    server: `${r.serverProduct ?? 'unknown server'} ${shortText(r.serverVersion ?? '(version unknown)', 60).text}`,
+    machine: `${shortText(r.cpuModel ?? 'unknown CPU', 80).text} (${r.virtualizationKind ?? 'virtualization unknown'})`,
+    serverPath: paths.version(versionSlugOf(r)),
+    machinePath: paths.machine(machineSlugOf(r)),
+    resultsPath:
+      paths.results() +
+      filtersToSearch({
+        values: {
+          product: r.serverProduct ?? undefined,
+          version: r.serverVersion ?? undefined,
+          cpu: r.cpuModel ?? undefined,
+          virt: r.virtualizationKind ?? undefined,
+        },
+        clean: false,
+      }),
+    ops,
+    lo: ci.low,
+    hi: ci.high,
+    p50: medianOf(cells.map((c) => c.p50Us)),
+    p99: medianOf(cells.map((c) => c.p99Us)),
+    results: new Set(cells.map((c) => c.resultId)).size,
+    keys: new Set(cells.map((c) => rows.get(c.resultId)?.keyFingerprint).filter(Boolean)).size,
+    unstable: cells.filter((c) => c.unstable === 1).length,
+    clientBound: cells.filter((c) => c.clientBound === 1).length,
+    sample: sample.resultId,
+  };
+}
+
+/** Latency of several results: the median of each one's own percentile (never an average of percentiles). */
+function medianOf(xs: readonly (number | null)[]): number | null {
+  const known = xs.filter((x): x is number => x !== null);
+  return known.length ? median(known) : null;
+}
+
+function mostCommon(xs: readonly string[]): string | null {
+  const n = new Map<string, number>();
+  for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
+  return [...n.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+}

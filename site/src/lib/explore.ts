@@ -1,0 +1,301 @@
+import { bytes, count } from './format.js';
+
+/** The explorer's paths (routes.ts lists them with the rest; the browser script reads them from here). */
+export const EXPLORE_PATHS = {
+  page: '/explore/',
+  /** A standard-suite cell's static view. */
+  view: (slug: string) => `/explore/${slug}/`,
+  catalog: '/explore/workloads.json',
+  data: (id: string) => `/explore/w/${id}.json`,
+} as const;
+
+/**
+ * The workload explorer's model, as pure functions over small JSON shapes: the build renders the
+ * standard cells' pages with it, and the explorer's script runs the same code in the browser. Keep
+ * this file free of Node and of heavy imports: it is shipped to the browser.
+ *
+ * A workload is one workload fingerprint: every parameter that changes what a cell measures. The
+ * explorer names it by the five a reader picks (test, pipeline depth, value size, connections, key
+ * space); the rest (pipeline mode, key pattern, open-loop rate, and `extra`) tell apart the rare
+ * workloads those five leave equal.
+ */
+export interface WorkloadParams {
+  test: string;
+  pipeline: number;
+  mode: string;
+  valueMin: number;
+  valueMax: number;
+  keys: number;
+  pattern: string;
+  conns: number;
+  /** Open loop: the rate asked for; null for closed loop. */
+  rate: number | null;
+  /** The other fingerprinted settings that are not at their default, as words: "preload", "arrival poisson". */
+  extra: string[];
+}
+
+/** One workload that has results, as the explorer's picker lists it. */
+export interface WorkloadEntry extends WorkloadParams {
+  /** The first 16 hex digits of the fingerprint: names its data file and tells variants apart in a URL. */
+  id: string;
+  /** A label it ran under ("GET P16"). */
+  label: string;
+  results: number;
+  /** The static page of a standard-suite cell, or null: the explorer's page draws it in the browser. */
+  page: string | null;
+}
+
+/** One bar: the results of one server version on one machine (never pooled across machines). */
+export interface Bar {
+  /** Stable across workloads (a hash of server and machine): the baseline in a URL. */
+  key: string;
+  server: string;
+  machine: string;
+  serverPath: string;
+  machinePath: string;
+  /** The results list filtered to this server version and machine. */
+  resultsPath: string;
+  /** Median ops/s: the result's own with one result, else the median of the results' medians. */
+  ops: number;
+  /** 95% interval: the trials' with one result, else a bootstrap of the median over the results. */
+  lo: number | null;
+  hi: number | null;
+  /** Latency in µs: the result's, else the median over the results of each one's percentile. */
+  p50: number | null;
+  p99: number | null;
+  results: number;
+  keys: number;
+  /** Cells behind the bar marked unstable (CV over 10%) or client-bound. */
+  unstable: number;
+  clientBound: number;
+  /** The result whose median is nearest the bar's: where a reader checks its figures. */
+  sample: string;
+}
+
+export interface WorkloadData {
+  workload: WorkloadEntry;
+  /** Fastest first. */
+  bars: Bar[];
+  /** Copy-paste snippets of the workload's chart (see embed.ts) and its files' site paths, made at build. */
+  embed: { iframe: string; markdown: string; pagePath: string; svgPath: string; pngPath: string };
+  /** "live, drawn 2026-11-24". */
+  asOf: string;
+}
+
+/** What the URL holds. Every field is optional: a partial state picks the workload with the most results. */
+export interface ExploreState {
+  test?: string;
+  pipeline?: number;
+  value?: string;
+  conns?: number;
+  keys?: number;
+  /** A workload id, only when the five parameters leave more than one. */
+  variant?: string;
+  /** The bar the others are relative to; the fastest when absent. */
+  vs?: string;
+}
+
+/** The five parameters a reader picks, in the picker's order, with their labels. */
+export const PICKED = {
+  test: 'Test',
+  pipeline: 'Pipeline depth',
+  value: 'Value size',
+  conns: 'Connections',
+  keys: 'Key space',
+} as const;
+export type Picked = keyof typeof PICKED;
+export const PICKED_KEYS = Object.keys(PICKED) as Picked[];
+
+/** A parameter's value in the URL and the picker: "256", "16-4096" for a range of sizes. */
+export function pickedValue(w: WorkloadParams, p: Picked): string {
+  if (p === 'value') return w.valueMin === w.valueMax ? String(w.valueMin) : `${w.valueMin}-${w.valueMax}`;
+  return String(w[p]);
+}
+
+/** How a value reads in the picker. */
+export function pickedText(p: Picked, v: string): string {
+  if (p === 'value')
+    return v
+      .split('-')
+      .map((n) => bytes(Number(n)))
+      .join('–');
+  if (p === 'keys') return `${count(Number(v))} keys`;
+  if (p === 'pipeline') return v === '1' ? 'none (1)' : v;
+  return v;
+}
+
+const int = (v: string | null) => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined);
+const str = (v: string | null, re: RegExp) => (v !== null && re.test(v) ? v : undefined);
+
+export function parseState(search: string): ExploreState {
+  const q = new URLSearchParams(search);
+  const s: ExploreState = {
+    test: str(q.get('test'), /^[A-Za-z0-9_:. -]{1,60}$/)?.toUpperCase(),
+    pipeline: int(q.get('pipeline')),
+    value: str(q.get('value'), /^\d+(-\d+)?$/),
+    conns: int(q.get('conns')),
+    keys: int(q.get('keys')),
+    variant: str(q.get('variant'), /^[0-9a-f]{16}$/),
+    vs: str(q.get('vs'), /^[0-9a-f]{10}$/),
+  };
+  for (const k of Object.keys(s) as (keyof ExploreState)[]) if (s[k] === undefined) delete s[k];
+  return s;
+}
+
+/** The query string of a state, its parameters in a fixed order ("" for none). */
+export function stateToSearch(s: ExploreState): string {
+  const q = new URLSearchParams();
+  for (const k of [...PICKED_KEYS, 'variant', 'vs'] as const) if (s[k] !== undefined) q.set(k, String(s[k]));
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The full state of a workload: its five parameters, its variant when they are not enough. */
+export function stateOf(catalog: readonly WorkloadEntry[], w: WorkloadEntry, vs?: string): ExploreState {
+  const s: ExploreState = {
+    test: w.test,
+    pipeline: w.pipeline,
+    value: pickedValue(w, 'value'),
+    conns: w.conns,
+    keys: w.keys,
+  };
+  if (catalog.filter((o) => samePicked(o, w)).length > 1) s.variant = w.id;
+  if (vs) s.vs = vs;
+  return s;
+}
+
+const samePicked = (a: WorkloadParams, b: WorkloadParams) =>
+  PICKED_KEYS.every((p) => pickedValue(a, p) === pickedValue(b, p));
+
+/** The workload a URL names: every parameter it gives must match; of several, its variant or the most results. */
+export function findWorkload(catalog: readonly WorkloadEntry[], s: ExploreState): WorkloadEntry | null {
+  const hits = catalog.filter((w) =>
+    PICKED_KEYS.every((p) => s[p] === undefined || pickedValue(w, p) === String(s[p])),
+  );
+  return hits.find((w) => w.id === s.variant) ?? mostResults(hits);
+}
+
+const mostResults = (ws: readonly WorkloadEntry[]) =>
+  ws.reduce<WorkloadEntry | null>((best, w) => (!best || w.results > best.results ? w : best), null);
+
+/**
+ * After the reader changed one parameter: the workload with that value which differs least from the
+ * current one in the others (then the one with the most results). Null when no workload has it.
+ */
+export function nearestWith(
+  catalog: readonly WorkloadEntry[],
+  current: WorkloadEntry,
+  p: Picked,
+  value: string,
+): WorkloadEntry | null {
+  const hits = catalog.filter((w) => pickedValue(w, p) === value);
+  let best: WorkloadEntry | null = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const w of hits) {
+    // The test weighs most: "GET at pipeline 16" should stay GET when the pipeline changes.
+    const score = differingParams(current, w).reduce((n, d) => n + (d.param === 'test' ? 10 : 1), 0);
+    if (score < bestScore || (score === bestScore && best && w.results > best.results)) {
+      best = w;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The values of a parameter among workloads of the given test (every test's, for the test itself). */
+export function pickedOptions(catalog: readonly WorkloadEntry[], p: Picked, test: string): string[] {
+  const ws = p === 'test' ? catalog : catalog.filter((w) => w.test === test);
+  const vs = [...new Set(ws.map((w) => pickedValue(w, p)))];
+  return p === 'test' ? vs.sort() : vs.sort((a, b) => parseFloat(a) - parseFloat(b) || a.localeCompare(b));
+}
+
+const PARAM_LABELS: Record<Exclude<keyof WorkloadParams, 'valueMax'>, string> = {
+  test: 'test',
+  pipeline: 'pipeline depth',
+  mode: 'pipeline mode',
+  valueMin: 'value size',
+  keys: 'key space',
+  pattern: 'key pattern',
+  conns: 'connections',
+  rate: 'open-loop rate',
+  extra: 'other settings',
+};
+
+/** One parameter two workloads disagree on, as words. */
+export interface ParamDifference {
+  param: keyof typeof PARAM_LABELS;
+  label: string;
+  a: string;
+  b: string;
+}
+
+/** Every parameter two workloads disagree on; empty for the same workload. */
+export function differingParams(a: WorkloadParams, b: WorkloadParams): ParamDifference[] {
+  const text = (w: WorkloadParams, k: keyof typeof PARAM_LABELS): string => {
+    if (k === 'valueMin') return pickedText('value', pickedValue(w, 'value'));
+    if (k === 'keys') return count(w.keys);
+    if (k === 'rate') return w.rate === null ? 'closed loop' : `${count(w.rate)} ops/s`;
+    if (k === 'extra') return w.extra.join(', ') || 'defaults';
+    return String(w[k]);
+  };
+  return (Object.keys(PARAM_LABELS) as (keyof typeof PARAM_LABELS)[])
+    .map((k) => ({ param: k, label: PARAM_LABELS[k], a: text(a, k), b: text(b, k) }))
+    .filter((d) => d.a !== d.b);
+}
+
+/** "GET · pipeline 16 · 256 B values · 1M keys · 50 connections", with what else is not the default. */
+export function describeWorkload(w: WorkloadParams): string {
+  const parts = [
+    w.test,
+    w.pipeline === 1 ? 'no pipelining' : `pipeline ${w.pipeline}${w.mode === 'batch' ? '' : ` (${w.mode})`}`,
+    `${pickedText('value', pickedValue(w, 'value'))} values`,
+    `${count(w.keys)} keys${w.pattern === 'uniform' ? '' : ` (${w.pattern})`}`,
+    `${w.conns} connection${w.conns === 1 ? '' : 's'}`,
+  ];
+  if (w.rate !== null) parts.push(`open loop at ${count(w.rate)} ops/s`);
+  return [...parts, ...w.extra].join(' · ');
+}
+
+/** The bar the others are measured against: the chosen baseline, else the fastest. */
+export function reference(
+  bars: readonly Bar[],
+  vs: string | undefined,
+): { bar: Bar; chosen: boolean } | null {
+  const chosen = vs ? bars.find((b) => b.key === vs) : undefined;
+  if (chosen) return { bar: chosen, chosen: true };
+  const fastest = bars.reduce<Bar | null>((m, b) => (!m || b.ops > m.ops ? b : m), null);
+  return fastest ? { bar: fastest, chosen: false } : null;
+}
+
+/** A bar's median over the reference's ("0.85×" reads: 85% of its throughput). */
+export function ratio(bar: Bar, ref: Bar): number | null {
+  return ref.ops > 0 ? bar.ops / ref.ops : null;
+}
+
+/**
+ * VERDICT SLOT. The one place a verdict on a bar against the reference would come from: faster or
+ * slower only beyond the intervals and the noise between runs, and none on a flagged bar. Those rules
+ * belong to site/src/lib/verdict.ts (another change); until it is wired in here, no bar gets one, and
+ * the pages show figures and intervals only.
+ */
+export function verdictFor(_bar: Bar, _ref: Bar): string | null {
+  return null;
+}
+
+/** The scale of a set of bars: the highest end of any bar or interval, so every interval fits. */
+export function barScale(bars: readonly Bar[]): number {
+  return bars.reduce((m, b) => Math.max(m, b.ops, b.hi ?? 0), 0);
+}
+
+/** A bar's length and its interval's ends, in percent of the scale (barScale). */
+export function barGeometry(
+  bar: Bar,
+  scale: number,
+): { width: number; lo: number | null; hi: number | null } {
+  const pct = (v: number) => (scale > 0 ? Math.min(100, Math.max(0, (100 * v) / scale)) : 0);
+  return {
+    width: pct(bar.ops),
+    lo: bar.lo === null ? null : pct(bar.lo),
+    hi: bar.hi === null ? null : pct(bar.hi),
+  };
+}

@@ -1,0 +1,92 @@
+import type { Warning } from '@redis-benchdb/result';
+
+/**
+ * What each warning code of result.v1 means, for the methodology page. A Record over the schema's own
+ * enum: a new code in schemas/result.v1.schema.json (pnpm gen:types) fails the build here until it is
+ * explained. Which of them keep a cell from a verdict is verdict.ts's NO_VERDICT_WARNINGS, not this list.
+ */
+export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope: 'run' | 'cell' }> = {
+  VM: {
+    scope: 'run',
+    meaning:
+      'The client ran in a virtual machine: Redis is slower and its latency less stable under a hypervisor than on the same hardware without one. Compare with results from similar VMs.',
+  },
+  CONTAINER: {
+    scope: 'run',
+    meaning:
+      'The client ran in a container: CPU quotas, cgroup limits and the container network can throttle or delay it.',
+  },
+  THP_ALWAYS: {
+    scope: 'run',
+    meaning:
+      "Transparent huge pages were 'always': Redis suffers large latency spikes after fork(); the Redis documentation asks for 'never'.",
+  },
+  SWAP_IN_USE: {
+    scope: 'run',
+    meaning:
+      'Swap was in use: a page read back from swap stalls the process. A benchmark machine must not swap.',
+  },
+  GOVERNOR_NOT_PERFORMANCE: {
+    scope: 'run',
+    meaning:
+      "The CPU frequency governor was not 'performance': the clock follows the load, so runs repeat less well.",
+  },
+  PERSISTENCE_ON: {
+    scope: 'run',
+    meaning:
+      'RDB snapshots or AOF were on: fork() and disk writes add latency and compete for CPU and I/O. Not comparable with a server that does not persist.',
+  },
+  SAME_HOST: {
+    scope: 'run',
+    meaning:
+      'Client and server ran on one host: they share CPUs and caches, and no network latency is included.',
+  },
+  CLIENT_BOUND: {
+    scope: 'cell',
+    meaning:
+      'The client, not the server, was the limit (its event loop saturated): the figure is a floor for the server, not its capacity. No verdict.',
+  },
+  UNSTABLE: {
+    scope: 'cell',
+    meaning:
+      "The cell's trials disagreed by more than 10% (coefficient of variation above 0.10): its median is not a reliable figure. No verdict.",
+  },
+  MONITOR_CLIENTS: {
+    scope: 'run',
+    meaning: 'A client ran MONITOR on the server, which copies every command to it: results are altered.',
+  },
+  DEBUG_LOGLEVEL: {
+    scope: 'run',
+    meaning: "The server logged at 'debug' or 'verbose' level: log lines cost time on the main thread.",
+  },
+  NOT_PINNED: {
+    scope: 'run',
+    meaning:
+      '--server-cpus or --client-cpus was asked for but could not be applied: the run went on unpinned.',
+  },
+  ERRORS: {
+    scope: 'cell',
+    meaning:
+      'Most replies were errors: the figure is how fast the server refused the command. No ratio, no verdict, and left out of headlines.',
+  },
+  STALL: {
+    scope: 'cell',
+    meaning:
+      'The server sent no reply for a second or more while requests were outstanding (a fork, a blocking command, a stopped process): the wait is in the latency figures.',
+  },
+  BUSY_HOST: {
+    scope: 'cell',
+    meaning:
+      "While the cell was measured, processes other than the client and the local server used more than 15% of the host's CPU time (read from /proc): the cell shared its CPUs with other work. No verdict, and left out of headlines.",
+  },
+  CPU_STEAL: {
+    scope: 'cell',
+    meaning:
+      "While the cell was measured, the hypervisor took more than 5% of the CPUs' time (steal): the cell measured the host's neighbours as well. No verdict, and left out of headlines.",
+  },
+  DRIFT: {
+    scope: 'run',
+    meaning:
+      "The run's first cell, measured again at the end, disagreed with itself beyond both intervals: the machine or the server changed during the run. No verdict on any of its cells, and left out of headlines.",
+  },
+};

@@ -1,0 +1,28 @@
+import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
+import type { WorkloadParams } from './explore.js';
+
+/**
+ * A fingerprinted workload as the explorer and compare name it: every parameter the fingerprint
+ * covers, so two workloads with different fingerprints always differ somewhere in these.
+ */
+export function workloadParams(workload: WorkloadInput | NormalizedWorkload): WorkloadParams {
+  const w = normalizeWorkload(workload as WorkloadInput);
+  const extra: string[] = [];
+  if (w.command) extra.push(`command ${w.command.join(' ')}`);
+  if (w.setGetRatio) extra.push(`SET:GET ${w.setGetRatio[0]}:${w.setGetRatio[1]}`);
+  if (w.zipfExponent !== 0.99) extra.push(`zipf exponent ${w.zipfExponent}`);
+  if (w.arrival !== 'constant') extra.push(`${w.arrival} arrivals`);
+  if (w.preload) extra.push('keys preloaded');
+  return {
+    test: w.test,
+    pipeline: w.pipelineDepth,
+    mode: w.pipelineMode,
+    valueMin: w.valueSizeBytes.min,
+    valueMax: w.valueSizeBytes.max,
+    keys: w.keyspaceSize,
+    pattern: w.keyPattern,
+    conns: w.connections,
+    rate: w.rateOpsPerSec,
+    extra,
+  };
+}

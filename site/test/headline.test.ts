@@ -1,0 +1,61 @@
+import type { SiteCellRow } from '@redis-benchdb/db';
+import { describe, expect, it } from 'vitest';
+import { backing, countsForHeadline, headlineEntries, lowerMedian, rankNames } from '../src/lib/headline.js';
+
+/** A headline cell of one result: only what the rule reads is filled in. */
+const cell = (machine: string, key: string, ops: number, more: Partial<SiteCellRow> = {}): SiteCellRow =>
+  ({
+    resultId: `${machine}-${key}-${ops}`,
+    cpuModel: machine,
+    label: 'GET',
+    opsMedian: ops,
+    keyFingerprint: key,
+    copyOf: null,
+    noVerdict: null,
+    ...more,
+  }) as SiteCellRow;
+
+const entries = (cells: SiteCellRow[]) => headlineEntries(cells, (c) => c.cpuModel!);
+
+describe('the headline rule', () => {
+  it('is the median of per-key medians, the lower middle one for an even count', () => {
+    expect(lowerMedian([3, 1, 2])).toBe(2);
+    expect(lowerMedian([10, 1])).toBe(1);
+    const [e] = entries([
+      cell('m', 'k1', 100),
+      cell('m', 'k1', 110),
+      cell('m', 'k1', 90),
+      cell('m', 'k2', 95),
+    ]);
+    // k1: 100 (median of 90, 100, 110); k2: 95; the lower of the two.
+    expect(e).toEqual({ name: 'm', label: 'GET', opsPerSec: 95, results: 4, keys: 2 });
+  });
+
+  it('one key cannot lift a figure above what another key measured, however many results it sends', () => {
+    const honest = [cell('m', 'k1', 100), cell('m', 'k2', 104)];
+    const forged = Array.from({ length: 50 }, (_, i) => cell('m', 'k3', 1000 + i));
+    const [e] = entries([...honest, ...forged]);
+    expect(e!.opsPerSec).toBe(104);
+    expect(e).toMatchObject({ results: 52, keys: 3 });
+  });
+
+  it('ranks entries with two keys or more first: a one-key entry comes last whatever its figure', () => {
+    const e = entries([
+      cell('a', 'k1', 100),
+      cell('a', 'k2', 100),
+      cell('b', 'k3', 1000),
+      cell('c', 'k1', 50),
+      cell('c', 'k4', 60),
+    ]);
+    expect(rankNames(e, 'GET')).toEqual(['a', 'c', 'b']);
+    expect(backing(e.find((x) => x.name === 'b')!)).toBe('1 result, 1 key');
+  });
+
+  it('leaves out copies and cells disturbed while they ran, not unstable or client-bound ones', () => {
+    expect(countsForHeadline(cell('m', 'k', 1, { copyOf: 'x' }))).toBe(false);
+    for (const flags of ['BUSY_HOST', 'CPU_STEAL', 'DRIFT', 'DRIFT,UNSTABLE'])
+      expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: flags })), flags).toBe(false);
+    expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: 'CLIENT_BOUND,UNSTABLE' }))).toBe(true);
+    expect(countsForHeadline(cell('m', 'k', 1, { opsMedian: null }))).toBe(false);
+  });
+});

@@ -1,0 +1,277 @@
+import { readFileSync } from 'node:fs';
+import type { CellFigureRow, SiteResultRow } from '@redis-benchdb/db';
+import type { ResultV1 } from '@redis-benchdb/result';
+import { describe, expect, it } from 'vitest';
+import { latencyUnit, linearTicks, logTicks, timeTicks } from '../src/lib/charts/axes.js';
+import type { IndexRow } from '../src/lib/filters.js';
+import { reproduceCommands } from '../src/lib/reproduce.js';
+import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
+import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
+import { compareVersions, machineBlocks, serverFacts } from '../src/lib/versions.js';
+import { indexRow } from './index-row.js';
+
+// The version and list pages' logic, on plain rows: which results are set side by side, in which
+// order, how lists sort, what a title and a reproduce line say, and the charts' ticks.
+
+const result = (id: string, o: Partial<SiteResultRow>): SiteResultRow => ({
+  id,
+  kind: 'signed',
+  receivedAt: '2025-03-04T12:00:00Z',
+  startedAt: '2025-03-04T10:00:00Z',
+  suiteId: 'standard-v1',
+  suiteProfile: 'full',
+  cpuModel: 'AMD EPYC',
+  cpuCores: 2,
+  cpuThreads: 2,
+  virtualizationKind: 'vm',
+  hypervisor: 'KVM',
+  serverProduct: 'redis',
+  serverVersion: '7.4.1',
+  allocator: 'jemalloc-5.3.0',
+  ioThreads: 1,
+  persistenceOn: 0,
+  linkKind: 'tcp-loopback',
+  warningCodes: null,
+  keyFingerprint: 'k',
+  runGroupId: null,
+  runGroupLabel: null,
+  runGroupIndex: null,
+  cellCount: 2,
+  ...o,
+});
+
+const cell = (resultId: string, idx: number, label: string, ops: number, o: Partial<CellFigureRow> = {}) =>
+  ({
+    resultId,
+    idx,
+    label,
+    test: label.split(' ')[0]!,
+    workloadFingerprint: `fp-${label}`,
+    opsMedian: ops,
+    opsCi95Low: ops * 0.95,
+    opsCi95High: ops * 1.05,
+    p50Us: 100,
+    p99Us: 400,
+    unstable: 0,
+    errors: 0,
+    ...o,
+  }) satisfies CellFigureRow;
+
+describe('versions side by side', () => {
+  const rows = [
+    result('valkey', { serverProduct: 'valkey', serverVersion: '8.0.1', runGroupId: 'g' }),
+    result('r74', { runGroupId: 'g' }),
+    result('r74-older-full', { startedAt: '2025-01-01T00:00:00Z', cellCount: 3 }),
+    result('r62', { serverVersion: '6.2.16', runGroupId: 'g' }),
+    result('r710', { serverVersion: '7.10.0', runGroupId: 'g' }),
+    result('r74-io2', { ioThreads: 2 }),
+    result('r74-aof', { persistenceOn: 1 }),
+    result('adhoc', { suiteId: null }),
+  ];
+  const cells: CellFigureRow[] = [
+    ...['valkey', 'r74', 'r62', 'r710', 'r74-io2', 'r74-aof'].flatMap((id, i) => [
+      cell(id, 0, 'SET', 100 + i),
+      cell(id, 1, 'GET', 200 + i),
+    ]),
+    cell('r74-older-full', 0, 'SET', 90),
+    cell('r74-older-full', 1, 'GET', 180),
+    cell('r74-older-full', 2, 'GET P16', 900),
+  ];
+  const cellsOf = (ids: readonly string[]) => cells.filter((c) => ids.includes(c.resultId));
+  const persistence = (id: string) => (id === 'r74-aof' ? 'AOF fsync everysec' : null);
+
+  it('keep each configuration apart and leave out results of no suite', () => {
+    const blocks = machineBlocks(rows, persistence, cellsOf);
+    expect(blocks.map((b) => b.config)).toEqual([
+      'io-threads 1 · no persistence · tcp-loopback',
+      'io-threads 1 · AOF fsync everysec · tcp-loopback',
+      'io-threads 2 · no persistence · tcp-loopback',
+    ]);
+    expect(blocks.flatMap((b) => b.series.flatMap((s) => s.results.map((r) => r.id)))).not.toContain('adhoc');
+  });
+
+  it('order versions numerically, Redis before Valkey, and ratio each cell to the reference by fingerprint', () => {
+    const [main] = machineBlocks(rows, persistence, cellsOf, { product: 'redis', version: '7.4.1' });
+    expect(main!.series.map((s) => `${s.product} ${s.version}`)).toEqual([
+      'redis 6.2.16',
+      'redis 7.4.1',
+      'redis 7.10.0',
+      'valkey 8.0.1',
+    ]);
+    expect(main!.reference).toBe(1);
+    // The reference's shown result is its fullest (3 cells); the others, from the same run group
+    // as that one if any, else their fullest: they have one result each here.
+    expect(main!.series[1]!.primary.id).toBe('r74-older-full');
+    const get = main!.cells.find((c) => c.label === 'GET')!;
+    expect(get.figures.map((f) => f?.opsMedian)).toEqual([202, 180, 203, 200]);
+    expect(get.figures[0]!.ratio).toBeCloseTo(202 / 180);
+    expect(get.figures[1]!.ratio).toBeNull();
+    // GET P16 ran only in the reference's result: the others show nothing for it, not a pooled figure.
+    expect(main!.cells.find((c) => c.label === 'GET P16')!.figures.map((f) => f?.opsMedian ?? null)).toEqual([
+      null,
+      900,
+      null,
+      null,
+    ]);
+  });
+
+  it('prefer, for the other versions, a result from the reference run group', () => {
+    const more = [
+      ...rows,
+      result('r62-newer-solo', { serverVersion: '6.2.16', startedAt: '2025-06-01T00:00:00Z' }),
+    ];
+    const withGroupRef = machineBlocks(
+      more.filter((r) => r.id !== 'r74-older-full'),
+      persistence,
+      cellsOf,
+      { product: 'redis', version: '7.4.1' },
+    )[0]!;
+    expect(withGroupRef.series[0]!.primary.id).toBe('r62');
+    expect(withGroupRef.series[0]!.results).toHaveLength(2);
+  });
+
+  it('leave out a cell whose replies were mostly errors', () => {
+    const bad = cells.map((c) =>
+      c.resultId === 'r62' && c.label === 'GET' ? { ...c, errors: 1 as const } : c,
+    );
+    const [main] = machineBlocks(rows, persistence, (ids) => bad.filter((c) => ids.includes(c.resultId)));
+    expect(main!.cells.find((c) => c.label === 'GET')!.figures[0]).toBeNull();
+  });
+
+  it('read the release tag from the server block, and nothing from a block without it', () => {
+    expect(serverFacts(JSON.stringify({ version: '7.9.224', build: { tag: '8.0-m01' } })).tag).toBe(
+      '8.0-m01',
+    );
+    expect(serverFacts(JSON.stringify({ version: '7.4.1' })).tag).toBeNull();
+    expect(serverFacts('not json')).toEqual({ tag: null, persistence: null });
+    expect(
+      serverFacts(JSON.stringify({ persistence: { save: '', appendonly: true, appendfsync: 'always' } }))
+        .persistence,
+    ).toBe('AOF fsync always');
+  });
+
+  it('compare versions as numbers', () => {
+    const vs = ['7.10.0', '7.2.6', '6.0.20', '7.9.224', '7.2.6-rc1'];
+    expect([...vs].sort(compareVersions)).toEqual(['6.0.20', '7.2.6', '7.2.6-rc1', '7.9.224', '7.10.0']);
+  });
+});
+
+const row = (id: string, o: Partial<IndexRow>) => indexRow({ id, ...o });
+
+describe('sorting lists', () => {
+  it('keeps the sort in the URL beside the filters', () => {
+    expect(parseSort('?product=redis&sort=get-ops&order=asc')).toEqual({ key: 'get-ops', order: 'asc' });
+    expect(parseSort('?sort=get-p99')).toEqual({ key: 'get-p99', order: 'asc' });
+    expect(parseSort('?sort=nonsense')).toBeNull();
+    expect(withSort('?product=redis', { key: 'set-ops', order: 'desc' })).toBe(
+      '?product=redis&sort=set-ops&order=desc',
+    );
+    expect(withSort('?sort=set-ops&order=desc', null)).toBe('');
+    expect(nextSort({ key: 'get-ops', order: 'desc' }, 'get-ops')).toEqual({ key: 'get-ops', order: 'asc' });
+    expect(nextSort(null, 'get-p99')).toEqual({ key: 'get-p99', order: 'asc' });
+  });
+
+  it('orders by the figure, results without it last either way', () => {
+    const rows = [
+      row('a', { getOps: 100 }),
+      row('b', {}),
+      row('c', { getOps: 300 }),
+      row('d', { getOps: 200 }),
+    ];
+    expect(sortRows(rows, { key: 'get-ops', order: 'desc' }).map((r) => r.id)).toEqual(['c', 'd', 'a', 'b']);
+    expect(sortRows(rows, { key: 'get-ops', order: 'asc' }).map((r) => r.id)).toEqual(['a', 'd', 'c', 'b']);
+    const dated = [row('x', { date: '2013-07' }), row('y', { date: '2025-03-04T10:00:00Z' })];
+    expect(sortRows(dated, { key: 'date', order: 'desc' }).map((r) => r.id)).toEqual(['y', 'x']);
+  });
+});
+
+describe('titles', () => {
+  const base: TitleParts = {
+    kind: 'signed',
+    product: 'redis',
+    version: '7.0.15',
+    cpu: 'AMD EPYC',
+    date: '2025-03-04T10:00:00Z',
+    profile: 'quick',
+    tests: null,
+    figure: { label: 'GET', ops: 117_529 },
+  };
+
+  it('tell apart results of one version on one CPU by date, profile or tests, and figure', () => {
+    const titles = [
+      resultTitle(base),
+      resultTitle({ ...base, date: '2025-03-05T10:00:00Z' }),
+      resultTitle({ ...base, profile: 'full' }),
+      resultTitle({ ...base, figure: { label: 'GET', ops: 98_000 } }),
+      resultTitle({ ...base, profile: null, tests: ['HSET __key__ field __data__'], figure: null }),
+    ];
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(titles[0]).toBe('Redis 7.0.15 on AMD EPYC · 4 Mar 2025 · quick profile · GET 118k ops/s');
+    expect(titles[4]).toBe('Redis 7.0.15 on AMD EPYC · 4 Mar 2025 · HSET __key__ field __data__');
+  });
+
+  it('date an imported result by its publication, as precisely as the source gives it', () => {
+    expect(dateText('2013', 'imported')).toBe('published 2013');
+    expect(dateText('2013-07', 'imported')).toBe('published Jul 2013');
+    expect(dateText('2013-07-01', 'imported')).toBe('published 1 Jul 2013');
+    expect(dateText(null, 'imported')).toBe('publication undated');
+  });
+});
+
+describe('reproduce', () => {
+  const root = new URL('../../', import.meta.url);
+  const example = (f: string) =>
+    JSON.parse(readFileSync(new URL(`schemas/examples/valid/${f}`, root), 'utf8')) as ResultV1;
+
+  it('gives an ad hoc run its flags in full, a custom command word for word', () => {
+    const lines = reproduceCommands(example('adhoc-open-loop-macos.json'));
+    expect(lines).toEqual([
+      'npx redis-benchdb run -t get -c 20 --duration 10 --warmup 1 -P 1 -d 64-1024 -r 100000 --key-pattern zipf --preload --rate 50000 --arrival poisson --threads 2 --seed 42 -s /tmp/valkey.sock --resp3',
+      'npx redis-benchdb run -c 50 -n 200000 -P 8 --pipeline-mode window -d 32 -r 10000 --threads 2 --seed 42 --trials 2 -s /tmp/valkey.sock --resp3 HSET __key__ field __data__',
+    ]);
+  });
+
+  it('gives a suite run its profile', () => {
+    expect(reproduceCommands(example('suite-run.json'))).toEqual(['npx redis-benchdb run --profile quick']);
+  });
+
+  it('runs plain tests with the same flags from one -t list, and quotes what a shell would split', () => {
+    const r = example('adhoc-open-loop-macos.json');
+    const get = r.cells[0]!;
+    const set = structuredClone(get);
+    set.workload.test = 'SET';
+    const custom = structuredClone(r.cells[1]!);
+    custom.workload.command = ['SET', 'k', "it's here"];
+    r.cells = [get, set, custom];
+    const lines = reproduceCommands(r);
+    expect(lines[0]).toMatch(/^npx redis-benchdb run -t get,set /);
+    expect(lines[1]).toMatch(/ SET k 'it'\\''s here'$/);
+  });
+});
+
+describe('chart ticks', () => {
+  it('linear: from 0 to a round step at or above the largest value', () => {
+    expect(linearTicks(262_408)).toEqual([0, 100_000, 200_000, 300_000]);
+    expect(linearTicks(340_000).at(-1)).toBeGreaterThanOrEqual(340_000);
+  });
+
+  it('log: 1-2-5 steps around the data, powers of ten when there would be too many', () => {
+    expect(logTicks(0.371, 4.235)).toEqual([0.2, 0.5, 1, 2, 5]);
+    expect(logTicks(5, 50_000)).toEqual([1, 10, 100, 1000, 10_000, 100_000]);
+  });
+
+  it('latency in ms once it passes a millisecond', () => {
+    expect(latencyUnit(42_000)).toEqual({ unit: 'ms', div: 1000 });
+    expect(latencyUnit(900)).toEqual({ unit: 'µs', div: 1 });
+  });
+
+  it('time: whole days around one day of results, months over a longer span', () => {
+    const day = timeTicks([Date.parse('2025-03-04T10:15:00Z')]);
+    expect(day.monthly).toBe(false);
+    expect(day.ticks.map((t) => t.toISOString().slice(0, 10))).toEqual(['2025-03-04', '2025-03-05']);
+    const span = timeTicks([Date.parse('2024-01-15T10:00:00Z'), Date.parse('2025-02-20T10:00:00Z')]);
+    expect(span.monthly).toBe(true);
+    expect(span.ticks[0]!.getTime()).toBeLessThanOrEqual(Date.parse('2024-01-15T10:00:00Z'));
+    expect(span.ticks.at(-1)!.getTime()).toBeGreaterThan(Date.parse('2025-02-20T10:00:00Z'));
+  });
+});

@@ -1,0 +1,26 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../tools/chromium.mjs';
+import { serveStatic } from '../tools/serve-static.mjs';
+import { buildSiteAsync } from './build.js';
+
+/** A site built from a database, served on 127.0.0.1, and a Chromium to read it with. */
+export interface ServedSite {
+  url: string;
+  browser: Browser;
+  /** Closes the browser and the server (the caller removes its folder). */
+  close: () => Promise<void>;
+}
+
+export async function serveBuiltSite(dbPath: string, outDir: string): Promise<ServedSite> {
+  await buildSiteAsync(dbPath, outDir);
+  const server = await serveStatic(outDir);
+  const browser = await launchChromium();
+  return {
+    url: server.url,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}

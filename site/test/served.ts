@@ -1,0 +1,43 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { launchChromium } from '../tools/chromium.mjs';
+import { serveStatic } from '../tools/serve-static.mjs';
+import { buildSite } from './build.js';
+
+/** The real site built from a database, served on 127.0.0.1, and Debian's Chromium to read it. */
+export interface ServedSite {
+  /** Where the site was built: dir/dist. */
+  out: string;
+  browser: Browser;
+  /** A page in a context of its own, with the console errors and page errors it raises. */
+  open(path: string): Promise<{ page: Page; errors: string[] }>;
+  /** Stops the browser and the server, and removes `dir`. */
+  close(): Promise<void>;
+}
+
+export async function serveBuiltSite(dir: string, dbPath: string): Promise<ServedSite> {
+  const out = join(dir, 'dist');
+  buildSite(dbPath, out);
+  const server = await serveStatic(out);
+  const browser = await launchChromium();
+  return {
+    out,
+    browser,
+    async open(path) {
+      const page = await (await browser.newContext()).newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      const res = await page.goto(server.url + path, { waitUntil: 'networkidle' });
+      expect(res?.status(), path).toBe(200);
+      return { page, errors };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
