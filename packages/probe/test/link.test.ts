@@ -52,7 +52,7 @@ describe('sameHost', () => {
 });
 
 describe('measureIntrinsicLatency', () => {
-  it('returns finite numbers with max >= avg and runs for about the duration', () => {
+  it('returns finite numbers with max >= avg and spins for at least the duration', () => {
     const t0 = performance.now();
     const r = measureIntrinsicLatency(300);
     const wall = performance.now() - t0;
@@ -60,9 +60,10 @@ describe('measureIntrinsicLatency', () => {
     expect(r.avgUs).toBeGreaterThan(0);
     expect(r.maxUs).toBeGreaterThanOrEqual(r.avgUs);
     expect(r.durationMs).toBeGreaterThanOrEqual(300);
-    expect(r.durationMs).toBeLessThan(300 + 250);
+    // The reported duration is the spin's own: within the call's wall time. No fixed upper bound:
+    // on a busy machine the scheduler may stretch any spin (the test once failed at 610 ms).
+    expect(r.durationMs).toBeLessThanOrEqual(wall + 1);
     expect(wall).toBeGreaterThanOrEqual(299);
-    expect(wall).toBeLessThan(300 + 300);
     // One spin is a fraction of a microsecond to a few: far below the duration.
     expect(r.avgUs).toBeLessThan(100);
   });

@@ -51,7 +51,16 @@ export async function initExplore(): Promise<void> {
       }
       return d;
     };
+    // aria-busy while a workload loads: screen readers wait for the new table, and so can a test.
     const show = async () => {
+      out.setAttribute('aria-busy', 'true');
+      try {
+        await draw();
+      } finally {
+        out.setAttribute('aria-busy', 'false');
+      }
+    };
+    const draw = async () => {
       const state = parseState(location.search);
       const w = fixed ? catalog.find((x) => x.id === fixed) : findWorkload(catalog, state);
       if (!w) {
