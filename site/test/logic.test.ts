@@ -37,13 +37,13 @@ describe('compareResults', () => {
         cell('only-a', 5, 1),
       ]),
       input('b', { allocator: 'libc', thp: 'never' }, [
-        cell('get', 150, 3),
+        cell('get', 200, 4),
         cell('set', 101, 2),
         cell('only-b', 5, 1),
       ]),
     ]);
     expect(c.cells.map((x) => x.fp)).toEqual(['get', 'set']);
-    expect(c.cells[0]!.ratios).toEqual([1, 1.5]);
+    expect(c.cells[0]!.ratios).toEqual([1, 2]);
     expect(c.cells[0]!.verdicts[1]).toMatchObject({ outcome: 'faster', rule: 'beyond-noise' });
     expect(c.cells[1]!.verdicts[1]).toMatchObject({ outcome: 'no verdict', rule: 'intervals-overlap' });
     expect(c.differing).toEqual([{ field: 'allocator', label: 'allocator', values: ['jemalloc', 'libc'] }]);

@@ -21,6 +21,7 @@ export function measurementRows(resultId: string, r: ResultV1) {
       label: c.label,
       unstable: c.unstable,
       clientBound: c.saturation.clientBound,
+      interference: c.interference ?? null,
     });
     return {
       result_id: resultId,

@@ -3,22 +3,16 @@
  * from measurements on the project's 2-vCPU development VM (docs/BENCHMARKS.md, "Interference").
  */
 
-import type { InterferenceFigures } from '@redis-benchdb/result';
+import {
+  BUSY_HOST_OTHER_CPU_FRACTION,
+  CPU_STEAL_FRACTION,
+  type InterferenceFigures,
+} from '@redis-benchdb/result';
 import type { Warning } from './types.js';
 
-/**
- * Other processes used more than this share of all CPUs during the cell. One spinning process
- * pinned to a busy server's CPU gets half of that CPU, 0.25 of a 2-CPU host: the threshold sits
- * well below that so such a hog is always flagged, and above the few percent an idle host's
- * daemons use.
- */
-export const BUSY_HOST_OTHER_CPU_FRACTION = 0.15;
-
-/**
- * The hypervisor took more than this share of the CPUs' time. Steal is time the server or client
- * wanted to run and could not; a few percent already shows as throughput lost.
- */
-export const CPU_STEAL_FRACTION = 0.05;
+// The thresholds are the verdict rules' own (packages/result verdict.ts), so that a reader of an older
+// result judges its figures by the same numbers as the runner that flags them today.
+export { BUSY_HOST_OTHER_CPU_FRACTION, CPU_STEAL_FRACTION };
 
 /** The cell's interference warnings (none when the figures are unknown or below the thresholds). */
 export function interferenceWarnings(cellLabel: string, f: InterferenceFigures): Warning[] {

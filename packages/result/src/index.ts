@@ -155,10 +155,13 @@ export {
 } from './text.js';
 export {
   type BetweenRunNoise,
+  BUSY_HOST_OTHER_CPU_FRACTION,
   betweenRunNoise,
+  CPU_STEAL_FRACTION,
   DEFAULT_BETWEEN_RUN_CV,
   describeNoise,
   flaggedVerdict,
+  type InterferenceShares,
   MIN_BETWEEN_RUN_CV,
   MIN_REPEATED_RESULTS,
   NO_VERDICT_WARNINGS,

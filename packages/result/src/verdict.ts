@@ -38,17 +38,51 @@ export type NoVerdictWarning = (typeof NO_VERDICT_WARNINGS)[number];
 const NO_VERDICT = new Set<string>(NO_VERDICT_WARNINGS);
 
 /**
+ * Other processes used more than this share of all CPUs during the cell: BUSY_HOST. Measured on the
+ * 2-vCPU development VM (docs/BENCHMARKS.md, "Between-run noise"), quiet (5 quick-suite runs, 150
+ * cells): median 0, largest 0.041 (one cell at 0.27, during which other work did run). With one
+ * spinning process pinned to the server's CPU (2 runs): 0.074 to 0.30, median 0.15, while every
+ * cell's throughput fell by about half. The scheduler gives such a hog far less than the half of a
+ * CPU one might expect, so the earlier 0.15 let a third of the hogged cells through unflagged. 0.05
+ * (a tenth of one CPU of two) lies between the two.
+ */
+export const BUSY_HOST_OTHER_CPU_FRACTION = 0.05;
+
+/**
+ * The hypervisor took more than this share of the CPUs' time: CPU_STEAL. Steal is time the server or
+ * client wanted to run and could not; a few percent already shows as throughput lost.
+ */
+export const CPU_STEAL_FRACTION = 0.05;
+
+/** A cell's interference figures as a result records them (only the two the thresholds read). */
+export interface InterferenceShares {
+  otherCpuFraction: number | null;
+  stealFraction: number | null;
+}
+
+/**
  * The no-verdict warnings that apply to one cell: its own (warning.cell is its label), the run's
  * (warning.cell null: DRIFT, or any of them said of the whole run), and its unstable and client-bound
  * flags, which a result states on the cell itself. Sorted, each once.
  */
 export function noVerdictWarnings(
   warnings: readonly { code: string; cell: string | null }[],
-  cell: { label: string; unstable: boolean; clientBound: boolean | null },
+  cell: {
+    label: string;
+    unstable: boolean;
+    clientBound: boolean | null;
+    interference?: InterferenceShares | null;
+  },
 ): NoVerdictWarning[] {
   const codes = new Set<string>();
   for (const w of warnings)
     if (NO_VERDICT.has(w.code) && (w.cell === null || w.cell === cell.label)) codes.add(w.code);
+  // Today's thresholds also judge the figures an older runner recorded under looser ones: the
+  // warning a result carries is what its runner thought then, the figure is what happened.
+  const f = cell.interference;
+  if (f?.otherCpuFraction != null && f.otherCpuFraction > BUSY_HOST_OTHER_CPU_FRACTION)
+    codes.add('BUSY_HOST');
+  if (f?.stealFraction != null && f.stealFraction > CPU_STEAL_FRACTION) codes.add('CPU_STEAL');
   if (cell.unstable) codes.add('UNSTABLE');
   if (cell.clientBound) codes.add('CLIENT_BOUND');
   return NO_VERDICT_WARNINGS.filter((c) => codes.has(c));

@@ -52,17 +52,19 @@ describe('unpaired verdicts (results that did not run together)', () => {
     expect(v.outcome).toBe('no verdict');
     expect(v.rule).toBe('within-noise');
     expect(v.text).toBe(
-      'no verdict: difference +3.0% within between-run noise ±14.9% (default CV 5.0%: 0 repeated results, 3 needed)',
+      'no verdict: difference +3.0% within between-run noise ±64.7% (default CV 18.0%: 0 repeated results, 3 needed)',
     );
   });
 
   it('faster and slower beyond both the intervals and the noise band', () => {
-    const faster = unpairedVerdict(cell(100_000), cell(150_000));
+    // Two results on default noise: the band is ±64.7% (a CV of 18% on each side).
+    expect(unpairedVerdict(cell(100_000), cell(150_000))).toMatchObject({ outcome: 'no verdict' });
+    const faster = unpairedVerdict(cell(100_000), cell(200_000));
     expect(faster).toMatchObject({ outcome: 'faster', rule: 'beyond-noise' });
     expect(faster.text).toMatch(
-      /^faster: difference \+50\.0% beyond between-run noise ±14\.9% .*; 95% intervals apart$/,
+      /^faster: difference \+100\.0% beyond between-run noise ±64\.7% .*; 95% intervals apart$/,
     );
-    expect(unpairedVerdict(cell(150_000), cell(100_000))).toMatchObject({ outcome: 'slower' });
+    expect(unpairedVerdict(cell(200_000), cell(100_000))).toMatchObject({ outcome: 'slower' });
   });
 
   it('measured noise narrows or widens the band, and the text names both sides', () => {
@@ -73,7 +75,7 @@ describe('unpaired verdicts (results that did not run together)', () => {
     const mixed = unpairedVerdict(cell(100_000, 0.005, steady), cell(105_000, 0.005, DEFAULT));
     expect(mixed.outcome).toBe('no verdict');
     expect(mixed.text).toContain(
-      'baseline: CV 1.0% measured over 10 repeated results; this result: default CV 5.0%',
+      'baseline: CV 1.0% measured over 10 repeated results; this result: default CV 18.0%',
     );
   });
 

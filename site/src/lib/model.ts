@@ -167,6 +167,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
         label: c.label,
         unstable: c.unstable,
         clientBound: c.saturation?.clientBound ?? null,
+        interference: c.interference ?? null,
       }),
       latencyUs: c.latencyUs,
       histogram: c.histogram,

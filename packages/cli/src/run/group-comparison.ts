@@ -51,6 +51,7 @@ function flags(doc: ResultV1, cell: Cell): string[] {
     label: cell.label,
     unstable: cell.unstable,
     clientBound: cell.saturation.clientBound,
+    interference: cell.interference ?? null,
   });
 }
 
