@@ -37,12 +37,15 @@ describe('sameHost', () => {
     expect(sameHost({ host: 'redis.example.com' })).toBeNull();
   });
 
-  it("is true for one of this machine's own interface addresses", () => {
-    const own = Object.values(os.networkInterfaces())
-      .flat()
-      .find((a) => a && !a.internal && a.family === 'IPv4');
-    if (own) expect(sameHost({ host: own.address })).toBe(true);
-  });
+  const own = Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4');
+  it.runIf(own)(
+    "is true for one of this machine's own interface addresses (skipped: no external IPv4 interface here)",
+    () => {
+      expect(sameHost({ host: own!.address })).toBe(true);
+    },
+  );
 
   it('describeLink lists what was not measured', () => {
     const { link, unknown } = describeLink({ host: '203.0.113.7' });
@@ -52,7 +55,9 @@ describe('sameHost', () => {
 });
 
 describe('measureIntrinsicLatency', () => {
-  it('returns finite numbers with max >= avg and runs for about the duration', () => {
+  // The upper bounds catch a unit mistake (1000 times off), not a slow machine: a process that is
+  // descheduled in its last spin overruns by as long as the scheduler keeps it waiting.
+  it('returns finite numbers with max >= avg and runs for the duration, not a unit off', () => {
     const t0 = performance.now();
     const r = measureIntrinsicLatency(300);
     const wall = performance.now() - t0;
@@ -60,9 +65,9 @@ describe('measureIntrinsicLatency', () => {
     expect(r.avgUs).toBeGreaterThan(0);
     expect(r.maxUs).toBeGreaterThanOrEqual(r.avgUs);
     expect(r.durationMs).toBeGreaterThanOrEqual(300);
-    expect(r.durationMs).toBeLessThan(300 + 250);
+    expect(r.durationMs).toBeLessThan(300 * 10);
     expect(wall).toBeGreaterThanOrEqual(299);
-    expect(wall).toBeLessThan(300 + 300);
+    expect(wall).toBeLessThan(300 * 10);
     // One spin is a fraction of a microsecond to a few: far below the duration.
     expect(r.avgUs).toBeLessThan(100);
   });
