@@ -15,8 +15,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findServerBinary } from '@redis-benchdb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findServerBinary } from '../../packages/engine/dist/index.js';
 import { checkDatasetDir, MANIFEST_NAME } from '../lib/dataset.mjs';
 
 // scripts/dataset-run.mjs end to end, on a tiny run: two "builds" (copies of the redis-server on

@@ -4,9 +4,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { LaunchedServer } from '@redis-benchdb/engine';
+import { canonicalJson, validateResult } from '@redis-benchdb/result';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, validateResult } from '../../result/dist/index.js';
 import {
   assertBuilt,
   BIN,

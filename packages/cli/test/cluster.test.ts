@@ -1,7 +1,7 @@
 import { type LocalCluster, startLocalCluster } from '@redis-benchdb/engine';
+import { type ResultV1, validateResult } from '@redis-benchdb/result';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ResultV1, validateResult } from '../../result/dist/index.js';
 import {
   assertBuilt,
   describeResult,

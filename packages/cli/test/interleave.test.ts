@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findServerBinary } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResultV1 } from '../../result/dist/index.js';
 import { pairedCellRatio } from '../src/run/group-comparison.js';
 import {
   assertBuilt,

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { listRunGroup, openDatabase } from '@redis-benchdb/db';
 import { findServerBinary } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listRunGroup, openDatabase } from '../../db/dist/index.js';
-import type { ResultV1 } from '../../result/dist/index.js';
 import {
   assertBuilt,
   describeResult,

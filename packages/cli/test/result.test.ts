@@ -1,12 +1,12 @@
 import net from 'node:net';
 import type { LaunchedServer } from '@redis-benchdb/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   environmentFingerprintV2,
   type ResultV1,
   validateResult,
   workloadFingerprint,
-} from '../../result/dist/index.js';
+} from '@redis-benchdb/result';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   describeResult,

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type LaunchedServer, suiteCells } from '@redis-benchdb/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   canonicalJson,
   type EnvelopeV1,
   keyFingerprint,
   rawPublicKey,
   validateResult,
-} from '../../result/dist/index.js';
+} from '@redis-benchdb/result';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   type CliResult,

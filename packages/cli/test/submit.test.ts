@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { count, openDatabase } from '@redis-benchdb/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { count, openDatabase } from '../../db/dist/index.js';
 import {
   closedPort,
   removeTempDirs,

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LaunchedServer, type LaunchOptions, startServer } from '@redis-benchdb/engine';
+import type { EnvelopeV1, ResultV1 } from '@redis-benchdb/result';
 import { Redis } from 'ioredis';
-import type { EnvelopeV1, ResultV1 } from '../../../result/dist/index.js';
 
 export const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built CLI (`npx tsc -b packages/cli/tsconfig.json`, or `pnpm build`). */
