@@ -67,7 +67,7 @@ beforeAll(() => {
   if (run.status !== 0) throw new Error(`dataset-run failed (${run.status}):\n${run.stderr}`);
   const dirs = readdirSync(dataDir).filter((d) => !d.endsWith('.pem'));
   machineDir = join(dataDir, dirs[0]!);
-}, 300_000);
+});
 
 describe('dataset-run on a tiny run', () => {
   it('writes one signed file per server, the manifest and the public data key', () => {

@@ -27,10 +27,9 @@ const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.me
 async function serve(dbPath: string) {
   const proc = spawnCli(['--db', dbPath, '--port', '0'], {
     command: [process.execPath, SERVER_MAIN],
-    timeoutMs: 60_000,
   });
   const listening = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-  await waitFor(() => listening.test(proc.stdout()), 'the service to print "listening on"', 30_000);
+  await waitFor(() => listening.test(proc.stdout()), 'the service to print "listening on"');
   return {
     url: listening.exec(proc.stdout())![1]!,
     stop: () => proc.child.kill('SIGTERM'),
