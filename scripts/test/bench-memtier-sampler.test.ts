@@ -110,7 +110,7 @@ describe('steadyRate', () => {
 describe('commandRateSampler against a real redis-server', () => {
   let server: { port: number; stop(): Promise<void> };
   beforeAll(async () => {
-    const { startServer } = await import('../../packages/engine/dist/index.js');
+    const { startServer } = await import('@redis-benchdb/engine');
     server = await startServer();
   });
   afterAll(async () => {

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ingest, openDatabase } from '@redis-benchdb/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingest, openDatabase } from '../../packages/db/dist/index.js';
 import { body, suiteRun, variant } from '../../packages/result/test/support/envelopes.js';
 import { remeasured } from '../../packages/result/test/support/remeasure.js';
 

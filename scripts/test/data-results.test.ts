@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ingest, openDatabase } from '@redis-benchdb/db';
+import { keyFingerprint } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingest, openDatabase } from '../../packages/db/dist/index.js';
-import { keyFingerprint } from '../../packages/result/dist/index.js';
 import { checkDatasetDir, DATA_KEY_NAME, MANIFEST_NAME } from '../lib/dataset.mjs';
 
 // CI's check of the project's own measurements: every file under data/results/<machine>/ passes

@@ -15,8 +15,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findServerBinary } from '@redis-benchdb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findServerBinary } from '../../packages/engine/dist/index.js';
 import { checkDatasetDir, MANIFEST_NAME } from '../lib/dataset.mjs';
 
 // scripts/dataset-run.mjs end to end, on a tiny run: two "builds" (copies of the redis-server on
@@ -67,7 +67,7 @@ beforeAll(() => {
   if (run.status !== 0) throw new Error(`dataset-run failed (${run.status}):\n${run.stderr}`);
   const dirs = readdirSync(dataDir).filter((d) => !d.endsWith('.pem'));
   machineDir = join(dataDir, dirs[0]!);
-}, 300_000);
+});
 
 describe('dataset-run on a tiny run', () => {
   it('writes one signed file per server, the manifest and the public data key', () => {

@@ -3,9 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The script imports the built packages, so the test reads the database the same way.
-import { count, exportResults, openDatabase } from '../../packages/db/dist/index.js';
+import { count, exportResults, openDatabase } from '@redis-benchdb/db';
 import {
   decodeHistogram,
   type EnvelopeV1,
@@ -14,7 +13,8 @@ import {
   validateResult,
   verifyEnvelope,
   workloadFingerprint,
-} from '../../packages/result/dist/index.js';
+} from '@redis-benchdb/result';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const script = join(root, 'scripts/gen-synthetic-db.mjs');

@@ -1,39 +1,41 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../../scripts/site-build.mjs', import.meta.url));
 
-/** The real site build from the given database into `outDir`: `pnpm site:build --db PATH --out DIR`. */
-export function buildSite(dbPath: string, outDir: string, env: Record<string, string> = {}): string {
-  const r = spawnSync(process.execPath, [script, '--db', dbPath, '--out', outDir], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+/**
+ * The real site build from the given database into `outDir`: `pnpm site:build --db PATH --out DIR`;
+ * resolves with what it printed. It waits on the process, never on a clock (a build on a busy
+ * machine takes minutes; vitest's timeout is the guard against a hang), and it does not block the
+ * test's thread: vitest's worker keeps answering its runner meanwhile (a blocked one fails the run
+ * with "Timeout calling onTaskUpdate", though every test passed).
+ */
+export async function buildSite(
+  dbPath: string,
+  outDir: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  const r = await runNode([script, '--db', dbPath, '--out', outDir], { ...process.env, ...env });
   if (r.status !== 0) throw new Error(`site build failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
-/**
- * The same build without blocking the test's thread: vitest's worker keeps answering its runner
- * while a build on a busy machine takes minutes (a blocked one fails the run with "Timeout calling
- * onTaskUpdate", though every test passed).
- */
-export function buildSiteAsync(dbPath: string, outDir: string): Promise<string> {
+/** `node ...args` until it exits, with what it printed; no time limit of its own. */
+export function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '--db', dbPath, '--out', outDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s;
     });
-    let out = '';
-    child.stdout.on('data', (b) => {
-      out += b;
-    });
-    child.stderr.on('data', (b) => {
-      out += b;
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stderr += s;
     });
     child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`site build failed (${code}):\n${out}`)),
-    );
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }

@@ -55,7 +55,7 @@ beforeAll(async () => {
   // The server reads files as they are asked for, so it can start first and the build can name it as
   // the public origin: the snippets are then used exactly as a reader would copy them.
   site = await serveStatic(out);
-  buildSite(fx.dbPath, out, { REDIS_BENCHDB_SITE_URL: site.url });
+  await buildSite(fx.dbPath, out, { REDIS_BENCHDB_SITE_URL: site.url });
   blog = await serveBlog();
   browser = await launchChromium();
   const machine = await firstLink('/machines/', 'main table a');
@@ -67,7 +67,7 @@ beforeAll(async () => {
     machine,
   ])
     embeds.push(...(await embedsOf(path)));
-}, 400_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -213,7 +213,7 @@ describe('embedded charts show the chart, not just its title', () => {
       expectPlotted(c, whole.width / g.width, `${e.page} ${e.png}`);
     }
     await probe.close();
-  }, 300_000);
+  });
 
   it('in a blog on another origin, the <img> of the SVG, the <img> of the PNG and the iframe each show the chart', async () => {
     const probe = await browser.newPage();
@@ -262,7 +262,7 @@ describe('embedded charts show the chart, not just its title', () => {
       await ctx.close();
     }
     await probe.close();
-  }, 600_000);
+  });
 
   it('the Markdown snippet shows the PNG and links to the chart source', () => {
     for (const e of embeds) {
@@ -298,7 +298,7 @@ describe('where an embed comes from', () => {
     // No window.opener for the opened page: it cannot navigate the blog.
     expect(await link.getAttribute('rel')).toContain('noopener');
     await ctx.close();
-  }, 300_000);
+  });
 
   it('every SVG file and iframe page says its date and links to its source', async () => {
     for (const e of embeds) {
@@ -327,7 +327,7 @@ describe('where an embed comes from', () => {
     // lands on a glyph or on nothing).
     await Promise.all([page.waitForURL(`${site.url}${e.page}`), page.locator('a tspan').click()]);
     await page.close();
-  }, 300_000);
+  });
 
   it('a frozen chart is dated by its result, not by the build', async () => {
     // The fixture's results ran on 2025-03-04 (schemas/examples/valid/suite-run.json).

@@ -18,7 +18,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-explore-test-'));
   fx = buildExploreFixture(dir);
   site = await serveBuiltSite(fx.dbPath, join(dir, 'dist'));
-}, 300_000);
+});
 
 afterAll(async () => {
   await site?.close();

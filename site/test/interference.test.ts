@@ -19,7 +19,7 @@ const STEAL =
   "The hypervisor took 12% of the CPUs' time while this cell was measured (steal, threshold 5.0%)";
 const DRIFT = 'The first cell (SET) measured again after the last one gave 60,000 ops/s (1 trial)';
 
-it('shows busy-host, CPU-steal and drift warnings with their figures on the result page', () => {
+it('shows busy-host, CPU-steal and drift warnings with their figures on the result page', async () => {
   const r = sweepResult(900, 1, (doc) => {
     doc.warnings.push(
       { code: 'BUSY_HOST', cell: 'GET P4', message: BUSY },
@@ -36,7 +36,7 @@ it('shows busy-host, CPU-steal and drift warnings with their figures on the resu
     db.close();
   }
   const out = join(dir, 'dist');
-  buildSite(dbPath, out);
+  await buildSite(dbPath, out);
   const html = readFileSync(join(out, 'results', id, 'index.html'), 'utf8');
   // A cell's label is submitted text: the page isolates it (<bdi>), so the cell holds it inside one.
   const row = (label: string) => {
@@ -53,4 +53,4 @@ it('shows busy-host, CPU-steal and drift warnings with their figures on the resu
   expect(row('GET P16')).not.toMatch(/busy host/);
   expect(row('GET')).not.toMatch(/busy host|CPU steal/);
   expect(plain(html)).toContain(`<code>DRIFT</code>: ${plain(DRIFT)}`);
-}, 300_000);
+});

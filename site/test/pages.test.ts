@@ -24,10 +24,10 @@ const version = (product: string, v: string) => `/versions/${slug(product, v)}/`
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-pages-test-'));
   fx = buildVersionsFixture(dir);
-  buildSite(fx.dbPath, join(dir, 'dist'));
+  await buildSite(fx.dbPath, join(dir, 'dist'));
   server = await serveStatic(join(dir, 'dist'));
   browser = await launchChromium();
-}, 400_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -77,7 +77,7 @@ describe('every page kind, at 1280 and 390 px', () => {
         expect(errors, `${path} at ${width} px`).toEqual([]);
         await page.context().close();
       }
-  }, 600_000);
+  });
 });
 
 /** Each column's version and each row's figures of a version page's side-by-side tables, per machine. */
@@ -118,7 +118,7 @@ describe('the version page', () => {
       expect(dots).toBe((VERSIONS.length - 1) * 4);
       await page.context().close();
     }
-  }, 300_000);
+  });
 
   it('never pools machines or configurations: the other machine and io-threads 2 stand alone', async () => {
     const { page } = await open(version('redis', '7.4.1'), 1280);
@@ -241,7 +241,7 @@ describe('charts', () => {
         expect(await page.locator('svg.chart-svg').count(), path).toBeGreaterThan(0);
         await page.context().close();
       }
-  }, 300_000);
+  });
 });
 
 describe('titles and the reproduce line', () => {

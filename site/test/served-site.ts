@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../tools/chromium.mjs';
 import { serveStatic } from '../tools/serve-static.mjs';
-import { buildSiteAsync } from './build.js';
+import { buildSite } from './build.js';
 
 /** A site built from a database, served on 127.0.0.1, and a Chromium to read it with. */
 export interface ServedSite {
@@ -12,7 +12,7 @@ export interface ServedSite {
 }
 
 export async function serveBuiltSite(dbPath: string, outDir: string): Promise<ServedSite> {
-  await buildSiteAsync(dbPath, outDir);
+  await buildSite(dbPath, outDir);
   const server = await serveStatic(outDir);
   const browser = await launchChromium();
   return {

@@ -19,7 +19,7 @@ export interface ServedSite {
 
 export async function serveBuiltSite(dir: string, dbPath: string): Promise<ServedSite> {
   const out = join(dir, 'dist');
-  buildSite(dbPath, out);
+  await buildSite(dbPath, out);
   const server = await serveStatic(out);
   const browser = await launchChromium();
   return {

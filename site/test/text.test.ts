@@ -93,10 +93,10 @@ beforeAll(async () => {
     db.close();
   }
   out = join(dir, 'dist');
-  stdout = buildSite(dbPath, out); // throws unless the build exits 0
+  stdout = await buildSite(dbPath, out); // throws unless the build exits 0
   server = await serveStatic(out);
   browser = await launchChromium();
-}, 300_000);
+});
 
 afterAll(async () => {
   await browser?.close();

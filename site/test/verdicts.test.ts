@@ -14,7 +14,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rbdb-verdicts-'));
   fx = buildTrustFixture(dir);
   site = await serveBuiltSite(dir, fx.dbPath);
-}, 300_000);
+});
 
 afterAll(() => site?.close());
 

@@ -69,30 +69,26 @@ async function seededServer(): Promise<{ server: LaunchedServer; redis: Redis; b
 
 /** A long SET run; resolves once it has written `keys` keys of its own. */
 async function startRun(server: LaunchedServer, redis: Redis, keys: number, extra: string[] = []) {
-  const cli = spawnCli(
-    [
-      'run',
-      '-p',
-      String(server.port),
-      '-t',
-      'set',
-      '-r',
-      '1000000',
-      '-c',
-      '10',
-      '--duration',
-      '60',
-      ...extra,
-    ],
-    { timeoutMs: 90_000 },
-  );
+  const cli = spawnCli([
+    'run',
+    '-p',
+    String(server.port),
+    '-t',
+    'set',
+    '-r',
+    '1000000',
+    '-c',
+    '10',
+    '--duration',
+    '60',
+    ...extra,
+  ]);
   await waitFor(
     async () => {
       if (cli.child.exitCode !== null) throw new Error(`the run ended early:\n${cli.stderr()}`);
       return (await redis.dbsize()) > SEEDED + keys;
     },
     () => `the run to write ${keys} keys (stderr so far: ${cli.stderr()})`,
-    60_000,
   );
   return cli;
 }

@@ -4,9 +4,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { LaunchedServer } from '@redis-benchdb/engine';
+import { canonicalJson, validateResult } from '@redis-benchdb/result';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, validateResult } from '../../result/dist/index.js';
 import {
   assertBuilt,
   BIN,
@@ -396,14 +396,27 @@ describe('Ctrl-C', () => {
     await stopServers();
   });
 
+  /** Two cells (SET, then LPUSH) of 120 s each: a run that is still going when the signal comes. */
+  const interruptibleRun = (port: number, ...extra: string[]) => [
+    'run',
+    '-t',
+    'set,lpush',
+    '-r',
+    '1000',
+    '-c',
+    '10',
+    '--duration',
+    '120',
+    '-p',
+    String(port),
+    ...extra,
+  ];
+
   it('SIGINT stops the run with exit 130, removes its keys and leaves every other key as it was', async () => {
     const server = await testServer();
     const redis = await client(server);
     await seed(redis);
-    const cli = spawnCli(
-      ['run', '-t', 'set,lpush', '-r', '1000', '-c', '10', '--duration', '20', '-p', String(server.port)],
-      { timeoutMs: 30_000 },
-    );
+    const cli = spawnCli(interruptibleRun(server.port));
     // The start line comes after the environment is described (~1.2 s), just before the first cell.
     await waitFor(
       () => /keys under rbdb:[0-9a-f]{6}:\*/.test(cli.stderr()),
@@ -420,7 +433,8 @@ describe('Ctrl-C', () => {
     const sentAt = Date.now();
     cli.child.kill('SIGINT');
     const r = await cli.done;
-    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    // Well short of the 120 s the cell would run: it stopped on the signal, however busy the machine.
+    expect(Date.now() - sentAt).toBeLessThan(60_000);
     expect(r.code, describeResult(r)).toBe(130);
     expect(r.stderr).toContain('interrupted');
     const removed = /removed (\d+) keys under rbdb:[0-9a-f]{6}:\*/.exec(r.stderr);
@@ -438,23 +452,7 @@ describe('Ctrl-C', () => {
     const redis = await client(server);
     await seed(redis);
     const seeded = Object.keys(SEED).length;
-    const cli = spawnCli(
-      [
-        'run',
-        '-t',
-        'set,lpush',
-        '-r',
-        '1000',
-        '-c',
-        '10',
-        '--duration',
-        '20',
-        '-p',
-        String(server.port),
-        '--json',
-      ],
-      { timeoutMs: 30_000 },
-    );
+    const cli = spawnCli(interruptibleRun(server.port, '--json'));
     // --json prints no start line: wait until the run's keys appear.
     await waitFor(
       async () => {
@@ -462,13 +460,12 @@ describe('Ctrl-C', () => {
         return (await redis.dbsize()) > seeded + 50;
       },
       () => `the run to write keys (stderr so far: ${cli.stderr()})`,
-      // The environment (~1.2 s) is described before the first key is written.
-      15_000,
     );
     const sentAt = Date.now();
     cli.child.kill('SIGINT');
     const r = await cli.done;
-    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    // Well short of the 120 s the cell would run: it stopped on the signal, however busy the machine.
+    expect(Date.now() - sentAt).toBeLessThan(60_000);
     expect(r.code, describeResult(r)).toBe(130);
     const doc = parseDoc(r.stdout);
     expect(doc.interrupted).toBe(true);
@@ -495,10 +492,18 @@ describe('the server goes away mid-run', () => {
   /** Stop the server once the run is writing; `stoppedAt` is when it was gone. */
   async function killMidRun(extra: string[]) {
     const server = await testServer();
-    const cli = spawnCli(
-      ['run', '-t', 'set', '-c', '10', '--duration', '20', '-p', String(server.port), ...extra],
-      { timeoutMs: 90_000 },
-    );
+    const cli = spawnCli([
+      'run',
+      '-t',
+      'set',
+      '-c',
+      '10',
+      '--duration',
+      '120',
+      '-p',
+      String(server.port),
+      ...extra,
+    ]);
     const redis = await client(server);
     await waitFor(
       async () => {
@@ -508,8 +513,6 @@ describe('the server goes away mid-run', () => {
         return (await redis.dbsize()) > 2;
       },
       () => `the run to write keys (stderr so far: ${cli.stderr()})`,
-      // A safety net only: on a busy machine start-up and the environment take many seconds.
-      60_000,
     );
     await sleep(300);
     await server.stop();
@@ -521,8 +524,8 @@ describe('the server goes away mid-run', () => {
   it('exits 1, says the connection was lost and the result is partial', async () => {
     const r = await killMidRun([]);
     expect(r.code, describeResult(r)).toBe(1);
-    // It gives up at once rather than wait out --duration 20.
-    expect(r.sinceStopMs).toBeLessThan(8_000);
+    // It gives up at once rather than wait out --duration 120 (the bound leaves room for a busy machine).
+    expect(r.sinceStopMs).toBeLessThan(60_000);
     expect(r.stderr).toMatch(/lost a connection to the server mid-run/);
     expect(r.stderr).toMatch(/result is partial/);
     // The keys could not be removed: it says how to remove them, with this run's address.
@@ -542,7 +545,7 @@ describe('the server goes away mid-run', () => {
     expect(doc.cells[0]!.incomplete).toBe(true);
     expect(doc.cells[0]!.error).toMatch(/lost a connection/);
     expect(doc.cells[0]!.completed).toBeGreaterThan(0);
-    expect(r.sinceStopMs).toBeLessThan(8_000);
+    expect(r.sinceStopMs).toBeLessThan(60_000);
     expect(doc.cleanup.removedKeys).toBeNull();
     expect(doc.cleanup.error).toMatch(/could not remove/);
     expect(validateResult(doc).ok).toBe(true);

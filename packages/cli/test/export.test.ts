@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ingest, ingestImported, openDatabase } from '@redis-benchdb/db';
+import { verifyEnvelope } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingest, ingestImported, openDatabase } from '../../db/dist/index.js';
-import { verifyEnvelope } from '../../result/dist/index.js';
 import { removeTempDirs, runCli, tempDir } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -37,27 +37,23 @@ describe('run --timeout', () => {
     const file = path.join(dir, 'stopped.json');
     let paused = false;
     try {
-      const cli = spawnCli(
-        [
-          'run',
-          '-p',
-          String(server.port),
-          '-t',
-          'get',
-          '-n',
-          '5000000',
-          '--timeout',
-          '2',
-          '--json',
-          '--out',
-          file,
-        ],
-        { timeoutMs: 120_000 },
-      );
+      const cli = spawnCli([
+        'run',
+        '-p',
+        String(server.port),
+        '-t',
+        'get',
+        '-n',
+        '5000000',
+        '--timeout',
+        '2',
+        '--json',
+        '--out',
+        file,
+      ]);
       await waitFor(
         async () => /cmdstat_get:calls=[1-9]/.test(await redis.info('commandstats')),
         () => `GET load on the server\n${cli.stderr()}`,
-        60_000,
       );
       process.kill(server.pid, 'SIGSTOP');
       paused = true;
@@ -81,20 +77,17 @@ describe('run --timeout', () => {
     } finally {
       if (paused) process.kill(server.pid, 'SIGCONT');
     }
-  }, 150_000);
+  });
 
   it('a pause shorter than the deadline completes the cell, with a STALL warning and exit 0', async () => {
     const server = await testServer();
     const redis = await client(server);
     let paused = false;
     try {
-      const cli = spawnCli(['run', '-p', String(server.port), '-t', 'get', '--duration', '4', '--json'], {
-        timeoutMs: 120_000,
-      });
+      const cli = spawnCli(['run', '-p', String(server.port), '-t', 'get', '--duration', '4', '--json']);
       await waitFor(
         async () => /cmdstat_get:calls=[1-9]/.test(await redis.info('commandstats')),
         () => `GET load on the server\n${cli.stderr()}`,
-        60_000,
       );
       process.kill(server.pid, 'SIGSTOP');
       paused = true;
@@ -115,7 +108,7 @@ describe('run --timeout', () => {
     } finally {
       if (paused) process.kill(server.pid, 'SIGCONT');
     }
-  }, 150_000);
+  });
 
   it('refuses a timeout that is not a number', async () => {
     const r = await runCli(['run', '-p', '1', '-t', 'get', '--timeout', 'soon']);
@@ -141,7 +134,7 @@ describe('run against a server that answers with errors', () => {
 
   it('says a SET run was mostly OOM errors instead of printing requests per second, and exits 1', async () => {
     const server = await testServer({ config: ['maxmemory 2mb', 'maxmemory-policy noeviction'] });
-    const r = await runCli(args(server.port), { timeoutMs: 120_000 });
+    const r = await runCli(args(server.port));
     expect(r.code, describeResult(r)).toBe(1);
     expect(r.stdout).toMatch(
       /^SET: ERRORS: \d+ of \d+ replies \([\d.]+%\) were errors, e\.g\. "OOM command not allowed/m,
@@ -149,11 +142,11 @@ describe('run against a server that answers with errors', () => {
     expect(r.stdout).not.toMatch(/SET: [\d.]+ requests per second/);
     expect(r.stderr).toMatch(/warning ERRORS \(SET\): Most replies in this cell were errors/);
     expect(r.stderr).toMatch(/error: most replies were errors in SET .*--allow-errors/);
-  }, 150_000);
+  });
 
   it('with --allow-errors exits 0, and the result keeps the counts and the warning', async () => {
     const server = await testServer({ config: ['maxmemory 2mb', 'maxmemory-policy noeviction'] });
-    const r = await runCli([...args(server.port), '--allow-errors', '--json'], { timeoutMs: 120_000 });
+    const r = await runCli([...args(server.port), '--allow-errors', '--json']);
     expect(r.code, describeResult(r)).toBe(0);
     const doc = parseDoc(r.stdout);
     const c = doc.cells[0]!;
@@ -163,5 +156,5 @@ describe('run against a server that answers with errors', () => {
     expect(c.trials[0]!.errorReplies!.count).toBe(c.errorReplies!.count);
     expect(doc.warnings.filter((w) => w.code === 'ERRORS').map((w) => w.cell)).toEqual(['SET']);
     expect(doc.incomplete).toBe(false);
-  }, 150_000);
+  });
 });

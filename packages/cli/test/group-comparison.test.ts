@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import type { ResultV1 } from '../../result/dist/index.js';
 import { comparisonTable, pairedCellRatio } from '../src/run/group-comparison.js';
 
 // The terminal table of a group, on documents made from the schema's own example of a member.

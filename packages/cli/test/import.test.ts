@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { findCells, openDatabase } from '@redis-benchdb/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findCells, openDatabase } from '../../db/dist/index.js';
 import { memtierTable, printedMsToUs } from '../../result/test/memtier-stdout.js';
 import { removeTempDirs, runCli, stopServers, tempDir, testServer } from './helpers/cli.js';
 

@@ -45,10 +45,19 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
   it('records interference per cell, the drift check of the first cell and an env-v2 fingerprint', async () => {
     assertBuilt();
     const server = await testServer();
-    const r = await runCli(
-      ['run', '-p', String(server.port), '-t', 'set,get', '-n', '5000', '-c', '5', '--no-store', '--json'],
-      { timeoutMs: 120_000 },
-    );
+    const r = await runCli([
+      'run',
+      '-p',
+      String(server.port),
+      '-t',
+      'set,get',
+      '-n',
+      '5000',
+      '-c',
+      '5',
+      '--no-store',
+      '--json',
+    ]);
     expect(r.code, describeResult(r)).toBe(0);
     const doc = parseDoc(r.stdout);
     expect(validateResult(doc).ok).toBe(true);
@@ -72,19 +81,17 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
       const busy = doc.warnings.find((w) => w.code === 'BUSY_HOST' && w.cell === c.label);
       expect(Boolean(busy), c.label).toBe(c.interference!.otherCpuFraction! > BUSY_HOST_OTHER_CPU_FRACTION);
     }
-  }, 180_000);
+  });
 
   it('a single ad hoc cell is not repeated (it would double the run)', async () => {
     const server = await testServer();
     const r = await runCli(
       ['run', '-p', String(server.port), '-t', 'ping_inline', '-n', '2000', '--no-store', '--json'],
-      {
-        timeoutMs: 120_000,
-      },
+      {},
     );
     expect(r.code, describeResult(r)).toBe(0);
     expect(parseDoc(r.stdout).driftCheck).toBeUndefined();
-  }, 180_000);
+  });
 
   it('the terminal line says a cell ran on a busy host, with the figure', () => {
     const cell = { label: 'SET', interference: { ...QUIET, otherCpuFraction: 0.47 } };
@@ -208,7 +215,7 @@ describe.skipIf(!taskset)(
       // The hog shows in the hogged cell's figure and nowhere else: 0.05 of all CPU time is a margin
       // that a fifth of one CPU of two (0.10) clears.
       for (const f of quiet) expect(hogged.otherCpuFraction!).toBeGreaterThan(f.otherCpuFraction! + 0.05);
-    }, 120_000);
+    });
   },
 );
 

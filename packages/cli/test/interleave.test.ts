@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findServerBinary } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResultV1 } from '../../result/dist/index.js';
 import { pairedCellRatio } from '../src/run/group-comparison.js';
 import {
   assertBuilt,
@@ -76,16 +76,15 @@ describe('run --server-bin A --server-bin A, interleaved', () => {
         '--out',
         path.join(dir, 'r.json'),
       ],
-      { configDir: dir, timeoutMs: 300_000 },
+      { configDir: dir },
     );
     // The hog starts as the first cell does and stops once both members printed it.
-    await waitFor(() => /interleaved over 2 servers/.test(cli.stderr()), 'the cells to begin', 120_000);
+    await waitFor(() => /interleaved over 2 servers/.test(cli.stderr()), 'the cells to begin');
     for (const m of cli.stderr().matchAll(/\(pid (\d+)\) on/g)) serverPids.add(Number(m[1]));
     hog = startHog(haveTaskset ? '1' : null);
     await waitFor(
       () => /^\[1\/2\] SET: /m.test(cli.stdout()) && /^\[2\/2\] SET: /m.test(cli.stdout()),
       () => `the SET cell to end\n${cli.stdout()}\n${cli.stderr()}`,
-      240_000,
     );
     stopHog();
     const r = await cli.done;
@@ -127,5 +126,5 @@ describe('run --server-bin A --server-bin A, interleaved', () => {
     }
     expect(r.stdout).toMatch(/95% interval \(paired, 4 rounds\)/);
     for (const pid of serverPids) expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
-  }, 320_000);
+  });
 });

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { listRunGroup, openDatabase } from '@redis-benchdb/db';
 import { findServerBinary } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listRunGroup, openDatabase } from '../../db/dist/index.js';
-import type { ResultV1 } from '../../result/dist/index.js';
 import {
   assertBuilt,
   describeResult,
@@ -67,7 +67,7 @@ describe('run --server-bin', () => {
         '--out',
         path.join(dir, 'r.json'),
       ],
-      { configDir: dir, timeoutMs: 60_000 },
+      { configDir: dir },
     );
     expect(r.code, describeResult(r)).toBe(0);
     const docs: ResultV1[] = [];
@@ -110,7 +110,7 @@ describe('run --server-bin', () => {
         ...QUICK,
         '--json',
       ],
-      { configDir: dir, timeoutMs: 90_000 },
+      { configDir: dir },
     );
     expect(r.code, describeResult(r)).toBe(0);
     const docs = r.stdout
@@ -207,10 +207,10 @@ describe('run --server-bin', () => {
           '2',
           '--json',
         ],
-        { configDir: dir, timeoutMs: 120_000 },
+        { configDir: dir },
       );
       // Every member is started before the first cell: both servers are up.
-      await waitFor(() => startedPids(cli.stderr()).length === 2, 'both servers to start', 60_000);
+      await waitFor(() => startedPids(cli.stderr()).length === 2, 'both servers to start');
       const pids = startedPids(cli.stderr()); // remembered for afterEach, should this test fail before its end
       // Wait until the load runs (keys written on either server): an interrupt during the workers'
       // handshake is another case.
@@ -229,7 +229,6 @@ describe('run --server-bin', () => {
       await waitFor(
         async () => (await Promise.all(servers.map((r) => r.dbsize()))).some((n) => n > 2),
         'the run to write keys',
-        60_000,
       );
       for (const redis of servers) redis.disconnect();
       cli.child.kill(signal);
@@ -248,7 +247,6 @@ describe('run --server-bin', () => {
         [1, true, true],
       ]);
     },
-    180_000,
   );
 
   it('a member whose replies were mostly errors (OOM) fails the group unless --allow-errors; its cell shows errors', async () => {
@@ -270,7 +268,7 @@ describe('run --server-bin', () => {
       '-r',
       '1000000',
     ];
-    const r = await runCli(args, { configDir: dir, timeoutMs: 120_000 });
+    const r = await runCli(args, { configDir: dir });
     expect(r.code, describeResult(r)).toBe(1);
     expect(r.stderr).toMatch(/\[1\/2\] error: most replies were errors in SET .*--allow-errors/);
     expect(r.stderr).not.toMatch(/\[2\/2\] error:/);
@@ -278,11 +276,11 @@ describe('run --server-bin', () => {
     for (const pid of startedPids(r.stderr))
       expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
 
-    const allowed = await runCli([...args, '--allow-errors'], { configDir: dir, timeoutMs: 120_000 });
+    const allowed = await runCli([...args, '--allow-errors'], { configDir: dir });
     expect(allowed.code, describeResult(allowed)).toBe(0);
     for (const pid of startedPids(allowed.stderr))
       expect(alive(pid), `redis-server pid ${pid} still running`).toBe(false);
-  }, 300_000);
+  });
 
   it('a variant the server refuses is skipped with its log, the others run, and the exit code is 1', async () => {
     const dir = await tempDir();

@@ -4,8 +4,8 @@ import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ResultV1 } from '../../result/dist/index.js';
 import { VERSION } from '../src/version.js';
 import {
   CLI_DIR,

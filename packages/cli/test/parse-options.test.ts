@@ -277,7 +277,7 @@ describe('cells', () => {
       requests: 500,
       keyspaceSize: 10,
     });
-    const direct = parseRunFlags({}, ['SET', '__key__', '__data__']);
+    const direct = await parseRunFlags({}, ['SET', '__key__', '__data__']);
     expect(direct.cells).toEqual([
       { ...DEFAULT_CELL_OPTIONS, test: 'CUSTOM', command: ['SET', '__key__', '__data__'] },
     ]);

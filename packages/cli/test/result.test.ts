@@ -1,12 +1,12 @@
 import net from 'node:net';
 import type { LaunchedServer } from '@redis-benchdb/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   environmentFingerprintV2,
   type ResultV1,
   validateResult,
   workloadFingerprint,
-} from '../../result/dist/index.js';
+} from '@redis-benchdb/result';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   describeResult,
@@ -229,7 +229,7 @@ describe('warnings on conditions the test sets up', () => {
       expect(w, JSON.stringify(doc.warnings)).toBeDefined();
       expect(w!.message).toMatch(/MONITOR/);
       // The monitor did see the run's SETs.
-      await waitFor(() => sawSet, 'the MONITOR client to see a SET of the run', 2000);
+      await waitFor(() => sawSet, 'the MONITOR client to see a SET of the run');
       expect(doc.cells[0]!.completed).toBe(1000);
     } finally {
       monitor.destroy();

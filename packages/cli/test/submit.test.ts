@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { count, openDatabase } from '@redis-benchdb/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { count, openDatabase } from '../../db/dist/index.js';
 import {
   closedPort,
   removeTempDirs,
@@ -27,10 +27,9 @@ const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.me
 async function serve(dbPath: string) {
   const proc = spawnCli(['--db', dbPath, '--port', '0'], {
     command: [process.execPath, SERVER_MAIN],
-    timeoutMs: 60_000,
   });
   const listening = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-  await waitFor(() => listening.test(proc.stdout()), 'the service to print "listening on"', 30_000);
+  await waitFor(() => listening.test(proc.stdout()), 'the service to print "listening on"');
   return {
     url: listening.exec(proc.stdout())![1]!,
     stop: () => proc.child.kill('SIGTERM'),

@@ -1,7 +1,7 @@
 import type { LaunchedServer } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResultV1 } from '../../result/dist/index.js';
 import {
   assertBuilt,
   client,

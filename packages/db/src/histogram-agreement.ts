@@ -9,7 +9,7 @@ import {
   newDecodeScratch,
   summarizeCounts,
 } from '@redis-benchdb/result';
-import type { PlausibilityProblem } from './plausibility.js';
+import type { PlausibilityProblem } from './plausibility-problem.js';
 
 /** The summary fields compared with the histogram's own, in the order a reader checks them. */
 const FIELDS = ['minUs', 'meanUs', 'p50Us', 'p90Us', 'p95Us', 'p99Us', 'p999Us', 'p9999Us', 'maxUs'] as const;

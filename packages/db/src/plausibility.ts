@@ -1,19 +1,12 @@
 import type { Cell, Latency, ResultV1, Workload } from '@redis-benchdb/result';
 import { checkAgreement, type DecodeBudget, decodeOrRefuse, newDecodeBudget } from './histogram-agreement.js';
+import type { PlausibilityProblem } from './plausibility-problem.js';
 
-/**
- * Checks a signed, schema-valid result must still pass before it is stored. A signature proves who
- * sent a file, not that its figures could have been measured: these catch a broken runner, a hand-
- * edited file re-signed, and a key holder publishing fiction. Pure: no clock unless given, no I/O.
- */
-export interface PlausibilityProblem {
-  /** JSON Pointer of the offending value, e.g. `/cells/0/latencyUs/p99Us`. */
-  path: string;
-  /** The path, then why: `/cells/0/latencyUs/p99Us: 300 is below p50Us (434): percentiles cannot decrease`. */
-  message: string;
-  /** Set when a histogram could not be decoded at all (ingest answers INVALID_HISTOGRAM, not IMPLAUSIBLE). */
-  code?: 'INVALID_HISTOGRAM';
-}
+// Checks a signed, schema-valid result must still pass before it is stored. A signature proves who
+// sent a file, not that its figures could have been measured: these catch a broken runner, a hand-
+// edited file re-signed, and a key holder publishing fiction. Pure: no clock unless given, no I/O.
+
+export type { PlausibilityProblem };
 
 export interface PlausibilityOptions {
   /** The time the result is judged at, for "not in the future". @default new Date() */

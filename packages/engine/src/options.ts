@@ -1,5 +1,9 @@
 import type { KeyPattern } from './keys.js';
 
+// Also the package's light entry, @redis-benchdb/engine/options: option types, defaults and their
+// validation, with no runtime import, so that a CLI's --help can show the defaults without loading
+// the load generator (ioredis, worker threads). Keep it free of value imports.
+
 export type PipelineMode = 'window' | 'batch';
 export type Arrival = 'constant' | 'poisson';
 

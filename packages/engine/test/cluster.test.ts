@@ -48,7 +48,7 @@ beforeAll(async () => {
     await redis.connect();
     nodes.push({ redis, id: p.id, slots: p.slots!, port: p.port });
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close().catch(() => {})));
@@ -570,12 +570,9 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntil(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the cluster to agree');
-    await sleep(50);
-  }
+/** Until the cluster agrees, however long a busy machine takes; vitest's timeout guards a hang. */
+async function waitUntil(cond: () => Promise<boolean>): Promise<void> {
+  while (!(await cond())) await sleep(50);
 }
 
 function sleep(ms: number): Promise<void> {

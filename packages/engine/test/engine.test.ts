@@ -350,7 +350,8 @@ describe('the commandstats cross-check and request accounting', () => {
     const ac = new AbortController();
     let abortedAt = 0;
     // Abort once the load flows (a fixed delay raced the workers' start on a busy machine).
-    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 5 }), {
+    // 60 s, so that "did not wait it out" holds with room for a busy machine.
+    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 60 }), {
       signal: ac.signal,
       onProgress: (done) => {
         if (done > 0 && !abortedAt) {
@@ -359,7 +360,7 @@ describe('the commandstats cross-check and request accounting', () => {
         }
       },
     });
-    expect((performance.now() - abortedAt) / 1000).toBeLessThan(3);
+    expect((performance.now() - abortedAt) / 1000).toBeLessThan(30);
     expect(r.incomplete).toBe(true);
     expect(r.error).toMatch(/interrupted/);
     expect(r.completed).toBeGreaterThan(0);
@@ -372,8 +373,8 @@ describe('the commandstats cross-check and request accounting', () => {
     const t0 = performance.now();
     // Worker threads take 100 ms or more to load and connect: 20 ms in, none is ready.
     setTimeout(() => ac.abort(), 20);
-    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 5 }), { signal: ac.signal });
-    expect((performance.now() - t0) / 1000).toBeLessThan(3);
+    const r = await s.runCell(timed({ test: 'PING_MBULK', durationSec: 60 }), { signal: ac.signal });
+    expect((performance.now() - t0) / 1000).toBeLessThan(30);
     expect(r.incomplete).toBe(true);
     expect(r.error).toMatch(/interrupted/);
   });
@@ -464,14 +465,15 @@ describe('errors from the server', () => {
 describe('a server that goes away mid-run', () => {
   const ctx = useServer();
 
-  it('ends the cell promptly, marked incomplete, with the error', { timeout: 15_000 }, async () => {
+  it('ends the cell promptly, marked incomplete, with the error', async () => {
     const s = await open(ctx.target);
     // Stopped once the load flows (a fixed delay could stop it before the workers connect).
     let stoppedAt: number | null = null;
     let result: CellResult | undefined;
     let failure: unknown;
     try {
-      result = await s.runCell(timed({ test: 'SET', durationSec: 5, keyspaceSize: 100 }), {
+      // 60 s, so that "did not wait it out" holds with room for a busy machine.
+      result = await s.runCell(timed({ test: 'SET', durationSec: 60, keyspaceSize: 100 }), {
         onProgress: (done) => {
           if (done > 0 && stoppedAt === null) {
             stoppedAt = performance.now();
@@ -482,10 +484,10 @@ describe('a server that goes away mid-run', () => {
     } catch (err) {
       failure = err;
     }
-    // The cell resolves with what it measured; it does not wait out its 5 s.
+    // The cell resolves with what it measured; it does not wait out its 60 s.
     expect(failure).toBeUndefined();
     expect(stoppedAt).not.toBeNull();
-    expect((performance.now() - stoppedAt!) / 1000).toBeLessThan(4);
+    expect((performance.now() - stoppedAt!) / 1000).toBeLessThan(30);
     const r = result!;
     expect(r.incomplete).toBe(true);
     expect(r.error).toMatch(/lost a connection to the server/);

@@ -30,7 +30,8 @@ export function siUnavailable(reason: string): SiFacts {
   return { cpu: missing(reason), mem: missing(reason), system: missing(reason) };
 }
 
-async function bounded<T>(
+/** One call's answer, or a reason once the deadline passes (a call that never settles included). */
+export async function bounded<T>(
   name: string,
   call: () => Promise<T>,
   deadline: number,

@@ -8,6 +8,12 @@ import type { Machine } from '../src/types.js';
 import { classifyVirtualization, type Dmi, detectCloud, detectContainer } from '../src/virtualization.js';
 
 const isLinux = process.platform === 'linux';
+const readOr = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+const cpuFlags = /^flags\s*:(.*)$/m.exec(readOr('/proc/cpuinfo'))?.[1]?.trim().split(/\s+/) ?? [];
+const clocksources = readOr('/sys/devices/system/clocksource/clocksource0/available_clocksource').split(
+  /\s+/,
+);
+const inContainer = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
 const scratch: string[] = [];
 afterAll(async () => {
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
@@ -42,9 +48,7 @@ function expectConsistent(m: Machine): void {
 
 describe.runIf(isLinux)('probeMachine on this Linux machine', () => {
   it('matches /proc, /sys and the os module', async () => {
-    const t0 = Date.now();
     const m = await probeMachine({ serverPid: process.pid });
-    expect(Date.now() - t0).toBeLessThan(5_500);
     expectConsistent(m);
 
     // Cores and threads from the sysfs topology, computed another way: distinct (package, core_id).
@@ -64,20 +68,6 @@ describe.runIf(isLinux)('probeMachine on this Linux machine', () => {
     expect(m.memory.totalBytes).not.toBeNull();
     expect(Math.abs((m.memory.totalBytes as number) - os.totalmem()) / os.totalmem()).toBeLessThan(0.01);
 
-    const flags = /^flags\s*:(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.split(/\s+/) ?? [];
-    const inContainer = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
-    if (flags.includes('hypervisor')) {
-      expect(m.virtualization.kind).toBe(inContainer ? 'vm+container' : 'vm');
-      const clocks = readFileSync(
-        '/sys/devices/system/clocksource/clocksource0/available_clocksource',
-        'utf8',
-      );
-      if (clocks.includes('kvm-clock')) expect(m.virtualization.hypervisor).toMatch(/KVM/);
-    } else if (flags.length > 0) {
-      expect(m.virtualization.kind).toBe(inContainer ? 'container' : 'bare-metal');
-    }
-    if (existsSync('/.dockerenv')) expect(m.virtualization.container).toBe('docker');
-
     const thp = readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8');
     expect(m.thp.enabled).toBe(/\[(\w+)\]/.exec(thp)?.[1]);
 
@@ -87,19 +77,56 @@ describe.runIf(isLinux)('probeMachine on this Linux machine', () => {
     expect(m.os.platform).toBe('linux');
     expect(m.os.kernel).toBe(os.release());
 
-    if (!existsSync('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor')) {
+    const governor = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
+    if (existsSync(governor)) {
+      expect(m.cpuGovernor).toBe(readFileSync(governor, 'utf8').trim());
+    } else {
       expect(m.cpuGovernor).toBeNull();
       expect(m.unknown.cpuGovernor).toMatch(/scaling_governor absent/);
     }
-    if (!existsSync('/sys/class/dmi/id/sys_vendor')) {
+    if (existsSync('/sys/class/dmi/id/sys_vendor')) {
+      expect(m.unknown['cloud.provider'] ?? '').not.toMatch(/sys_vendor absent/);
+    } else {
       expect(m.unknown['cloud.provider']).toMatch(/dmi\/id\/sys_vendor absent/);
     }
   });
 
-  it('is bounded in time: a systeminformation call that misses the deadline falls back', async () => {
-    const t0 = Date.now();
+  // Which of these runs depends on the machine: each names the evidence it needs, and the crafted
+  // roots below cover every case on any machine.
+  it.runIf(cpuFlags.includes('hypervisor'))(
+    'calls a machine whose CPU has the hypervisor flag a VM (skipped: no hypervisor flag here)',
+    async () => {
+      const m = await probeMachine({ useSystemInformation: false });
+      expect(m.virtualization.kind).toBe(inContainer ? 'vm+container' : 'vm');
+    },
+  );
+
+  it.runIf(cpuFlags.length > 0 && !cpuFlags.includes('hypervisor'))(
+    'calls a machine whose CPU flags lack hypervisor bare metal or a container (skipped: hypervisor flag or no flags line here)',
+    async () => {
+      const m = await probeMachine({ useSystemInformation: false });
+      expect(m.virtualization.kind).toBe(inContainer ? 'container' : 'bare-metal');
+    },
+  );
+
+  it.runIf(cpuFlags.includes('hypervisor') && clocksources.includes('kvm-clock'))(
+    'names KVM when the kvm-clock clock source is offered (skipped: not a VM with kvm-clock here)',
+    async () => {
+      const m = await probeMachine({ useSystemInformation: false });
+      expect(m.virtualization.hypervisor).toMatch(/KVM/);
+    },
+  );
+
+  it.runIf(existsSync('/.dockerenv'))(
+    'names docker when /.dockerenv exists (skipped: none here)',
+    async () => {
+      const m = await probeMachine({ useSystemInformation: false });
+      expect(m.virtualization.container).toBe('docker');
+    },
+  );
+
+  it('a systeminformation call that misses its deadline falls back (a 1 ms deadline)', async () => {
     const m = await probeMachine({ timeoutMs: 1 });
-    expect(Date.now() - t0).toBeLessThan(1_000);
     expectConsistent(m);
     expect(m.cpu.threads).toBe(os.cpus().length);
     expect(m.memory.totalBytes).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The engine is built (npx tsc -b packages/engine/tsconfig.json) and owns the ioredis dependency;
 // probe itself imports neither, so the test borrows them.
-import { type LaunchedServer, startServer } from '../../engine/dist/index.js';
+import { type LaunchedServer, startServer } from '@redis-benchdb/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from '../../engine/node_modules/ioredis/built/index.js';
 import {
   CONFIG_UNAVAILABLE,

@@ -1,7 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script without types
-import { generate } from '../../../scripts/gen-result-types.mjs';
 import {
   MAX_VALIDATION_ERRORS,
   type ResultV1,
@@ -153,16 +151,6 @@ describe('validation messages', () => {
     ]) {
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) expect(outcome.errors.map((e) => e.path)).toEqual(['/schema']);
-    }
-  });
-});
-
-describe('generated files', () => {
-  it('are up to date with schemas/ (run `pnpm gen:types`)', async () => {
-    const files: Record<string, string> = await generate();
-    expect(Object.keys(files).length).toBe(3);
-    for (const [path, content] of Object.entries(files)) {
-      expect(readFileSync(new URL(path, ROOT), 'utf8'), `${path} is stale: run pnpm gen:types`).toBe(content);
     }
   });
 });

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { type BenchDb, count, openDatabase, SCHEMA_VERSION, signRetraction } from '@redis-benchdb/db';
+import { canonicalJson } from '@redis-benchdb/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../result/dist/index.js';
 import { type RunningServer, type ServeOptions, startServer } from '../dist/index.js';
 import {
   body,

@@ -1,6 +1,6 @@
 import { count, integrityCheck, openDatabase } from '@redis-benchdb/db';
+import { canonicalJson } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../result/dist/index.js';
 import { type ServiceProcess, spawnService, submissions, tempDbPath } from './fixtures.js';
 
 const CLIENTS = 50;

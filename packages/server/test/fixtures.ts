@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach } from 'vitest';
 // The server does not depend on packages/result (server → db only); its tests sign like a client.
 import {
   canonicalJson,
@@ -15,7 +14,8 @@ import {
   type ResultV1,
   rawPublicKey,
   type SigningKey,
-} from '../../result/dist/index.js';
+} from '@redis-benchdb/result';
+import { afterAll, afterEach } from 'vitest';
 import { key } from '../../result/test/support/envelopes.js';
 
 const examples = new URL('../../../schemas/examples/valid/', import.meta.url);

@@ -9,7 +9,7 @@ import {
   HIGHEST_TRACKABLE_US,
   type ResultV1,
   summarizeHistogram,
-} from '../../result/dist/index.js';
+} from '@redis-benchdb/result';
 import { DEFAULT_APP_OPTIONS } from '../dist/index.js';
 import { signPayload, variant } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 // check under test can catch it, not a stale signature.
 import { deflateSync, gzipSync, inflateSync } from 'node:zlib';
 import { signRetraction } from '@redis-benchdb/db';
-import { canonicalJson, type ResultV1 } from '../../result/dist/index.js';
+import { canonicalJson, type ResultV1 } from '@redis-benchdb/result';
 import { body, envelope, key, otherKey, signPayload, suiteRun, variant } from './fixtures.js';
 import { heaviestBody } from './heaviest-body.js';
 

@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { openDatabase } from '@redis-benchdb/db';
+import { verifyEnvelope } from '@redis-benchdb/result';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyEnvelope } from '../../result/dist/index.js';
 import {
   body,
   otherKey,

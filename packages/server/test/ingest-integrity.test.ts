@@ -2,13 +2,13 @@
 // stored, and the service still answering. Before the fix, row 1 (2^33) held the service for minutes:
 // this file would time out.
 import { type BenchDb, count, openDatabase } from '@redis-benchdb/db';
+import { canonicalJson } from '@redis-benchdb/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deflateBombResult,
   emptyRunResult,
   littleLawDodgeResult,
 } from '../../db/test/support/hostile-results.js';
-import { canonicalJson } from '../../result/dist/index.js';
 import {
   duplicateFingerprintEnvelope,
   duplicatePayloadEnvelope,

@@ -5,8 +5,8 @@ import {
   type Verdict,
   type VerdictCell,
 } from '@redis-benchdb/result/verdict';
-import type { WorkloadParams } from './explore.js';
 import type { ResultView } from './model.js';
+import type { WorkloadParams } from './workload-params.js';
 
 /**
  * Comparison, as pure functions over a small JSON shape: the build renders group pages with it, and

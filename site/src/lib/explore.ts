@@ -1,4 +1,5 @@
 import { bytes, count } from './format.js';
+import type { WorkloadParams } from './workload-params.js';
 
 /** The explorer's paths (routes.ts lists them with the rest; the browser script reads them from here). */
 export const EXPLORE_PATHS = {
@@ -19,21 +20,6 @@ export const EXPLORE_PATHS = {
  * space); the rest (pipeline mode, key pattern, open-loop rate, and `extra`) tell apart the rare
  * workloads those five leave equal.
  */
-export interface WorkloadParams {
-  test: string;
-  pipeline: number;
-  mode: string;
-  valueMin: number;
-  valueMax: number;
-  keys: number;
-  pattern: string;
-  conns: number;
-  /** Open loop: the rate asked for; null for closed loop. */
-  rate: number | null;
-  /** The other fingerprinted settings that are not at their default, as words: "preload", "arrival poisson". */
-  extra: string[];
-}
-
 /** One workload that has results, as the explorer's picker lists it. */
 export interface WorkloadEntry extends WorkloadParams {
   /** The first 16 hex digits of the fingerprint: names its data file and tells variants apart in a URL. */

@@ -1,10 +1,9 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
 import { checkEnvelopeSignature, noVerdictWarnings } from '@redis-benchdb/result';
-import type { WorkloadParams } from './explore.js';
 import { reproduceCommands } from './reproduce.js';
 import { safeStrings } from './text.js';
-import { workloadParams } from './workload-params.js';
+import { type WorkloadParams, workloadParams } from './workload-params.js';
 
 /**
  * One shape for every result the site shows, whether our runner measured it (signed) or it was

@@ -1,5 +1,23 @@
 import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
-import type { WorkloadParams } from './explore.js';
+
+// WorkloadParams is declared here, beside the function that builds it, and not in explore.ts:
+// model.ts and compare.ts need the type, and explore.ts imports format.ts, which imports model.ts.
+
+/** A workload's parameters, as the explorer and compare name them (see explore.ts). */
+export interface WorkloadParams {
+  test: string;
+  pipeline: number;
+  mode: string;
+  valueMin: number;
+  valueMax: number;
+  keys: number;
+  pattern: string;
+  conns: number;
+  /** Open loop: the rate asked for; null for closed loop. */
+  rate: number | null;
+  /** The other fingerprinted settings that are not at their default, as words: "preload", "arrival poisson". */
+  extra: string[];
+}
 
 /**
  * A fingerprinted workload as the explorer and compare name it: every parameter the fingerprint

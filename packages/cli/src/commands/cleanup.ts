@@ -1,13 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import {
-  ClusterControl,
-  ControlPlane,
-  countPrefix,
-  type FoundRun,
-  findRuns,
-  type KeyStore,
-  removeRun,
-} from '@redis-benchdb/engine';
+import type { ClusterControl, FoundRun, KeyStore } from '@redis-benchdb/engine';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
@@ -48,6 +40,8 @@ export async function cleanupCommand(flags: CleanupFlags): Promise<number> {
   // The password stays out of command lines that hints print; REDISCLI_AUTH is how redis-cli takes it.
   const password = flags.password ?? (process.env.REDISCLI_AUTH || undefined);
   const target = parseTarget({ ...flags, ...(password !== undefined ? { password } : {}) });
+  // Loaded here, not at the top: the program's --help loads this file for the definition above.
+  const { ClusterControl, ControlPlane, findRuns, removeRun } = await import('@redis-benchdb/engine');
   const control = await ControlPlane.connect(target);
   let cluster: ClusterControl | null = null;
   try {
@@ -56,7 +50,8 @@ export async function cleanupCommand(flags: CleanupFlags): Promise<number> {
     let runs = await findRuns(store);
     if (flags.prefix !== undefined) {
       runs = runs.filter((r) => r.marker.prefix === flags.prefix);
-      if (runs.length === 0) return noMarker(store, flags.prefix);
+      // Awaited here: the connections close in finally, after it is done.
+      if (runs.length === 0) return await noMarker(store, flags.prefix);
     }
     const out = (s: string) => process.stdout.write(`${s}\n`);
     if (runs.length === 0) {
@@ -99,6 +94,7 @@ function describeRun(r: FoundRun, chosen: boolean): string {
 
 /** --prefix named a prefix with no marker: refuse if it holds keys (they may be anyone's). */
 async function noMarker(store: KeyStore, prefix: string): Promise<number> {
+  const { countPrefix } = await import('@redis-benchdb/engine');
   const { keys } = await countPrefix(store, prefix, 1);
   if (keys === 0) {
     process.stdout.write(`nothing to remove under ${prefix}*\n`);

@@ -2,8 +2,7 @@ import {
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
   DEFAULT_REPLY_TIMEOUT_SEC,
-  findTests,
-} from '@redis-benchdb/engine';
+} from '@redis-benchdb/engine/options';
 import { defineCommand } from '../command/define.js';
 import {
   choice,
@@ -19,11 +18,12 @@ import {
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.js';
 import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
-import { DEFAULT_PROFILE } from '../run/cells.js';
-import { checkLaunchFlags } from '../run/launch-plan.js';
 import type { RunPlan } from '../run/request.js';
 
 const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
+
+/** The suite's profile when none is named. */
+export const DEFAULT_PROFILE = 'quick';
 
 /** A flag that sets the cell option `key` (of every ad hoc cell, or of every suite cell). */
 const cell = <K extends keyof CellOptions>(key: K, def: OptionDef<NonNullable<CellOptions[K]>>) => ({
@@ -262,12 +262,13 @@ export default defineCommand({
   helpAfter: RUN_HELP,
   /**
    * Plan once; --server-bin runs the plan on a group of launched servers, else on one server. Each
-   * is imported only when it runs, so that `run --help` loads only what the definitions need.
+   * is imported only when it runs, so that `run --help` (and the program's --help, which loads every
+   * command's definition) loads only what the definitions need: no engine, no probe.
    */
   async run(flags, command) {
     checkClusterFlags(flags);
-    if (!flags.serverBin) checkLaunchFlags(flags);
-    const plan = parseRunFlags(flags, command); // a bad -t must fail before any server starts
+    if (!flags.serverBin) (await import('../run/launch-plan.js')).checkLaunchFlags(flags);
+    const plan = await parseRunFlags(flags, command); // a bad -t must fail before any server starts
     if (flags.serverBin) return (await import('../run/launched-group.js')).runLaunchedGroup(plan, flags);
     return (await import('../run/single-run.js')).runOnce(plan, flags);
   },
@@ -287,7 +288,7 @@ function checkClusterFlags(f: RunFlags): void {
 }
 
 /** What to run against what: the target, the cells (null: the suite's), the overrides, the trials. */
-export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
+export async function parseRunFlags(f: RunFlags, command: string[]): Promise<RunPlan> {
   const target = parseTarget(f);
   if (f.timeout !== undefined) target.replyTimeoutSec = f.timeout;
   // A throwaway server is standalone: with --cluster, 127.0.0.1:6379 is the node to ask, or an error.
@@ -316,6 +317,7 @@ export function parseRunFlags(f: RunFlags, command: string[]): RunPlan {
   if (f.ratio !== undefined) cells = [{ ...base, test: 'SET:GET', setGetRatio: f.ratio }];
   else if (command.length > 0) cells = [{ ...base, test: 'CUSTOM', command }];
   else {
+    const { findTests } = await import('@redis-benchdb/engine');
     try {
       cells = findTests(f.tests!.split(',')).map((t) => ({ ...base, test: t.name }));
     } catch (err) {

@@ -1,15 +1,8 @@
-import { BenchSession } from '@redis-benchdb/engine';
-import {
-  describeLink,
-  formatEnvironmentTable,
-  measureIntrinsicLatency,
-  probeMachine,
-} from '@redis-benchdb/probe';
+import type { BenchSession } from '@redis-benchdb/engine';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag } from '../command/option.js';
 import { CLOUD_METADATA, json } from '../options/common.js';
 import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
-import { collectEnvironment } from '../run/environment.js';
 
 const SYSINFO_OPTIONS = {
   json: json('print the environment block as JSON'),
@@ -33,6 +26,10 @@ export default defineCommand({
  */
 export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
   const target = parseTarget(flags);
+  // Loaded here, not at the top: the program's --help loads this file for the definition above.
+  const [{ BenchSession }, { describeLink, formatEnvironmentTable, measureIntrinsicLatency, probeMachine }] =
+    await Promise.all([import('@redis-benchdb/engine'), import('@redis-benchdb/probe')]);
+  const { collectEnvironment } = await import('../run/environment.js');
   let env:
     | Awaited<ReturnType<typeof collectEnvironment>>
     | { client: unknown; server: null; link: unknown; unknown: Record<string, string> };

@@ -1,4 +1,4 @@
-import { DEFAULT_TARGET, type Target } from '@redis-benchdb/engine';
+import { DEFAULT_TARGET, type Target } from '@redis-benchdb/engine/options';
 import { type FlagsOf, flag, int, text, wholeNumber } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 

@@ -9,8 +9,6 @@ import { CliError, EXIT_USAGE } from '../errors.js';
 import type { RunPlan } from './request.js';
 
 export const SUITE_ID = 'standard-v1';
-/** The suite's profile when none is named. */
-export const DEFAULT_PROFILE = 'quick';
 
 /** What a run measures: its cells in order, the trials of each, and the suite they come from. */
 export interface PlannedCells {

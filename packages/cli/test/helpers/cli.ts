@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LaunchedServer, type LaunchOptions, startServer } from '@redis-benchdb/engine';
+import type { EnvelopeV1, ResultV1 } from '@redis-benchdb/result';
 import { Redis } from 'ioredis';
-import type { EnvelopeV1, ResultV1 } from '../../../result/dist/index.js';
+import { afterAll, afterEach } from 'vitest';
 
 export const CLI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built CLI (`npx tsc -b packages/cli/tsconfig.json`, or `pnpm build`). */
@@ -112,7 +113,6 @@ export async function removeTempDirs(): Promise<void> {
 }
 
 export interface SpawnOptions {
-  timeoutMs?: number;
   cwd?: string;
   command?: string[];
   guard?: boolean;
@@ -122,7 +122,26 @@ export interface SpawnOptions {
   env?: Record<string, string>;
 }
 
-/** Spawn `node bin.js ...args`; `done` resolves when it exits (SIGKILLed after timeoutMs). */
+// No test waits on a clock: a CLI runs until it exits, a wait until its condition holds, and
+// vitest's timeout (vitest.config.ts) is the only guard against a hang. What a test left running
+// when it gave up is killed when its file ends, by the pid this helper started, with its output.
+const running = new Set<{ args: readonly string[]; child: ChildProcess; out(): string }>();
+afterAll(() => {
+  for (const r of running) {
+    r.child.kill('SIGKILL');
+    process.stderr.write(
+      `killed "${r.args.join(' ')}" (pid ${r.child.pid}), still running at the end of its file\n${r.out()}\n`,
+    );
+  }
+  running.clear();
+});
+/** Bumped after each test, so a wait the test abandoned (vitest's timeout) stops polling. */
+let testsEnded = 0;
+afterEach(() => {
+  testsEnded++;
+});
+
+/** Spawn `node bin.js ...args`; `done` resolves when it exits. */
 export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): RunningCli {
   if (opts.guard !== false) guardTarget(args);
   const [cmd, ...cmdArgs] = opts.command ?? [process.execPath, BIN];
@@ -151,22 +170,15 @@ export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): Runn
   child.stderr!.setEncoding('utf8').on('data', (s: string) => {
     err += s;
   });
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const entry = { args, child, out: () => `--- stdout ---\n${out}\n--- stderr ---\n${err}` };
+  running.add(entry);
   const done = new Promise<CliResult>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(
-          `"${args.join(' ')}" did not exit within ${timeoutMs} ms\n--- stdout ---\n${out}\n--- stderr ---\n${err}`,
-        ),
-      );
-    }, timeoutMs);
     child.once('error', (e) => {
-      clearTimeout(timer);
+      running.delete(entry);
       reject(e);
     });
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
+      running.delete(entry);
       resolve({ code, signal, stdout: out, stderr: err, ms: Date.now() - started });
     });
   });
@@ -177,17 +189,19 @@ export function runCli(args: readonly string[], opts: SpawnOptions = {}): Promis
   return spawnCli(args, opts).done;
 }
 
-/** Resolve once `cond()` is true; reject after timeoutMs with `what`. */
+/**
+ * Resolve once `cond()` is true, however long the machine takes; `cond` throws to fail early (a run
+ * that ended). Should the test time out first, the wait stops, saying what it was waiting for.
+ */
 export async function waitFor(
   cond: () => boolean | Promise<boolean>,
   what: string | (() => string),
-  timeoutMs = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const test = testsEnded;
   for (;;) {
     if (await cond()) return;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    if (testsEnded !== test)
+      throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}: the test ended`);
     await sleep(25);
   }
 }

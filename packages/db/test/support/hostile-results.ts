@@ -6,7 +6,7 @@ import {
   type ResultV1,
   summarizeHistogram,
   workloadFingerprint,
-} from '../../../result/dist/index.js';
+} from '@redis-benchdb/result';
 import { body, suiteRun } from '../../../result/test/support/envelopes.js';
 import {
   craftHistogram,
