@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { BenchDb } from './open.js';
+import { FALLBACK_HEADLINE_CELLS, headlineCells } from './rank.js';
 
 /**
  * The read API's list of results: filtered, newest received first, paged by a keyset cursor.
@@ -74,7 +75,10 @@ export interface SearchResult {
   serverProduct: string | null;
   serverVersion: string | null;
   warningCodes: string[];
-  /** The cells that match the filter's cell fields (every cell when none is set), in run order. */
+  /**
+   * The cells that match the filter's cell fields, in run order; when none is set, the result's
+   * headline cells (rank.ts: GET and SET, else its first two), so that a page stays small.
+   */
   cells: SearchCell[];
 }
 
@@ -121,7 +125,7 @@ type SearchRow = Omit<SearchResult, 'cells' | 'warningCodes'> & {
   retractedAt: string | null;
   warningCodes: string | null;
 };
-type Params = Record<string, string | number | null>;
+type Params = Record<string, string | number | null> & { anyCell: 0 | 1 };
 interface Prepared {
   search: Database.Statement<[Params], SearchRow>;
   windowEnd: Database.Statement<[Params], SearchPosition>;
@@ -155,16 +159,25 @@ export function searchResults(db: BenchDb, filter: ResultFilter = {}, opts: Sear
   if (!Number.isInteger(scan) || scan < 1) throw new RangeError(`invalid scanLimit: ${scan}`);
   const params = { ...bind(filter, opts.after ?? START), scan };
   const rows = st.search.all({ ...params, limit });
-  const results = rows.map(({ retractedAt: _r, warningCodes, ...r }) => ({
-    ...r,
-    warningCodes: warningCodes ? warningCodes.split(',') : [],
-    cells: st.cells.all({ ...params, id: r.id }),
-  })) as SearchResult[];
+  const results = rows.map(({ retractedAt: _r, warningCodes, ...r }) => {
+    const cells = st.cells.all({ ...params, id: r.id });
+    return {
+      ...r,
+      warningCodes: warningCodes ? warningCodes.split(',') : [],
+      cells: params.anyCell === 1 ? cells : headline(cells),
+    };
+  }) as SearchResult[];
   let next: SearchPosition | null = null;
   const last = results.at(-1);
   if (results.length === limit && last) next = { receivedAt: last.receivedAt, id: last.id };
   else next = st.windowEnd.get(params) ?? null;
   return { results, next };
+}
+
+/** An imported result's cells have no workload fingerprint, so no headline: its first cells stand in. */
+function headline(cells: SearchCell[]): SearchCell[] {
+  const named = headlineCells(cells);
+  return named.length > 0 ? named : cells.slice(0, FALLBACK_HEADLINE_CELLS);
 }
 
 function bind(f: ResultFilter, after: SearchPosition): Params {

@@ -71,6 +71,12 @@ describe('searching results', () => {
     const newestFirst = [imported, ...ids.filter((_, i) => i !== 5).reverse()];
     expect(walk(db, {}, 5)).toEqual({ ids: newestFirst, sizes: [5, 5, 2] });
     expect(walk(db, {}, 200).sizes).toEqual([12]);
+    // Without a cell filter, a result lists its headline cells only.
+    const [imp, p1, , p16] = searchResults(db, {}, { limit: 4 }).results;
+    expect(imp!.cells.map((c) => c.label)).toEqual(['SET', 'GET']);
+    expect(p1!.cells.map((c) => c.label)).toEqual(['GET', 'SET']);
+    expect(p16!.id).toBe(ids[9]);
+    expect(p16!.cells.map((c) => c.label)).toEqual(['SET P16', 'GET P16']);
   });
 
   it('filters on the cells and on the result, and lists the matching cells', () => {

@@ -88,7 +88,7 @@ export const OPENAPI_DOCUMENT = {
           },
         ],
         description:
-          'The cell filters (test, pipelineDepth, valueSize, connections) must all hold for one cell; each result lists its matching cells.',
+          'The cell filters (test, pipelineDepth, valueSize, connections) must all hold for one cell; each result lists its matching cells, or without a cell filter its headline cells (GET and SET, else its first two).',
         responses: {
           200: json({ $ref: '#/components/schemas/ResultPage' }, 'a page of results'),
           400: error,
