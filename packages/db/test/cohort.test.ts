@@ -151,9 +151,11 @@ describe('a cohort', () => {
     expect(explainCohort(db)).toMatch(/SEARCH c USING COVERING INDEX cells_cohort \(workload_fingerprint=\?/);
     expect(explainCohort(db)).toMatch(/SEARCH r USING COVERING INDEX results_site_by_id \(id=\?/);
     // A cell's warnings by its result, not every ERRORS warning in the database.
-    expect(explainCohort(db)).toMatch(/SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/);
+    expect(explainCohort(db)).toMatch(
+      /SEARCH w USING COVERING INDEX warnings_by_cell \(result_id=\? AND cell_label=\? AND code=\?\)/,
+    );
     expect(explainWorkloadCells(db)).toMatch(
-      /SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/,
+      /SEARCH w USING COVERING INDEX warnings_by_cell \(result_id=\? AND cell_label=\? AND code=\?\)/,
     );
     expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX cells_cohort/);
     expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX results_site_by_id/);
