@@ -19,6 +19,8 @@ export interface CohortMember {
   opsPerSec: number;
   /** Who signed it: null for none (never the case for a result with a workload fingerprint today). */
   keyFingerprint: string | null;
+  /** The client machine's CPU model, or null when unknown. */
+  cpuModel: string | null;
 }
 
 export interface Cohort {
@@ -39,7 +41,8 @@ export interface CohortOptions {
  * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
-const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint
+const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint,
+              r.cpu_model AS cpuModel
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
@@ -59,6 +62,18 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
   }
   const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
+  return withKeys(workloadFingerprint, members);
+}
+
+/** The members of a cohort from one CPU model: what cohort(db, fp, { cpuModel }) reads, without reading again. */
+export function narrowCohort(c: Cohort, cpuModel: string): Cohort {
+  return withKeys(
+    c.workloadFingerprint,
+    c.members.filter((m) => m.cpuModel === cpuModel),
+  );
+}
+
+function withKeys(workloadFingerprint: string, members: CohortMember[]): Cohort {
   const keys = new Set(members.map((m) => m.keyFingerprint).filter((k) => k !== null));
   return { workloadFingerprint, members, distinctKeys: keys.size };
 }

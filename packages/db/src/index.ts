@@ -14,6 +14,7 @@ export {
   type CohortRank,
   cohort,
   explainCohort,
+  narrowCohort,
   rankIn,
 } from './cohort.js';
 export {

@@ -1,4 +1,4 @@
-import { type CohortRank, cohort, rankIn } from './cohort.js';
+import { type CohortRank, cohort, narrowCohort, rankIn } from './cohort.js';
 import type { BenchDb } from './open.js';
 
 /**
@@ -54,10 +54,12 @@ export function resultRanks(db: BenchDb, resultId: string, opts: RankOptions = {
   const out: HeadlineRank[] = [];
   for (const c of headlineCells(cells)) {
     const fp = c.workloadFingerprint!;
-    const overall = rankIn(cohort(db, fp), resultId);
+    const all = cohort(db, fp);
+    const overall = rankIn(all, resultId);
     if (!overall) continue;
+    // Narrowed from the cohort already read: the same-CPU query would walk the whole range again.
     const sameCpu =
-      opts.sameCpu && r.cpuModel !== null ? rankIn(cohort(db, fp, { cpuModel: r.cpuModel }), resultId) : null;
+      opts.sameCpu && r.cpuModel !== null ? rankIn(narrowCohort(all, r.cpuModel), resultId) : null;
     out.push({ label: c.label, workloadFingerprint: fp, overall, sameCpu });
   }
   return out;

@@ -6,6 +6,7 @@ import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
+import { CohortCache } from './read/cohort-cache.js';
 import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
@@ -88,12 +89,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After the requests in flight are answered: their checks need the threads.
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
+  const cohorts = new CohortCache(o.db);
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys, idleTimeoutMs: o.requestTimeoutMs });
-    readRoutes(scope, { db: o.db });
+    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs });
+    readRoutes(scope, { db: o.db, cohorts });
     openApiRoute(scope);
-    retractRoutes(scope, { db: o.db });
+    retractRoutes(scope, { db: o.db, cohorts });
     healthRoutes(scope, { db: o.db, queue });
     methodNotAllowedRoutes(scope);
   });

@@ -56,12 +56,16 @@ describe('rank after submit', () => {
     expect(ranks[5]![0]!.overall).toEqual({ size: 6, place: 1, ties: 0, distinctKeys: 2, percentile: 100 });
     expect(ranks[5]![0]!.sameCpu).toEqual({ size: 3, place: 1, ties: 0, distinctKeys: 1, percentile: null });
 
+    // Read (and cached) before the seventh arrives: six.
+    const before = await request(`${server.url}${ranks[5]![0]!.cohortUrl}`);
+    expect(before.json).toMatchObject({ count: 6 });
+
     // A slow seventh: faster than one of six others.
     const slow = await post(results, body(run(7, 1.15, 'CPU A')));
     const get = (slow.json.ranks as Rank[])[0]!;
     expect(get.overall).toMatchObject({ size: 7, place: 6, percentile: 16.7 });
     expect(get.sameCpu).toMatchObject({ size: 4, place: 3, percentile: null });
-    // The cohort it was ranked in is one link away, and counts it.
+    // The cohort it was ranked in is one link away, and counts it: the store dropped the cached six.
     const cohort = await request(`${server.url}${get.cohortUrl}`);
     expect(cohort.json).toMatchObject({ count: 7, opsPerSec: { min: expect.any(Number) } });
   });

@@ -1,6 +1,7 @@
-import { type BenchDb, cohortDistribution, resultPagePath, searchResults } from '@redis-benchdb/db';
+import { type BenchDb, resultPagePath, searchResults } from '@redis-benchdb/db';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.js';
+import type { CohortCache } from '../read/cohort-cache.js';
 import { encodeCursor } from '../read/cursor.js';
 import { OPENAPI_DOCUMENT } from '../read/openapi.js';
 import { parseListQuery } from '../read/query.js';
@@ -13,7 +14,10 @@ const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
  * (a workload's spread of ops/s). Both read covering indexes only, within fixed bounds
  * (db result-search.ts, cohort.ts); openapi.ts describes them.
  */
-export function readRoutes(app: FastifyInstance, { db }: { db: BenchDb }): void {
+export function readRoutes(
+  app: FastifyInstance,
+  { db, cohorts }: { db: BenchDb; cohorts: CohortCache },
+): void {
   app.get('/api/v1/results', async (request) => {
     const query = request.query as Record<string, unknown>;
     const { filter, options } = parseListQuery(query);
@@ -55,7 +59,7 @@ export function readRoutes(app: FastifyInstance, { db }: { db: BenchDb }): void 
           400,
           'cpuModel must be given once, not empty; leave it out for every machine',
         );
-      return cohortDistribution(db, fingerprint, cpuModel === undefined ? {} : { cpuModel });
+      return cohorts.get(fingerprint, cpuModel);
     },
   );
 }

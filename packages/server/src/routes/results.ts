@@ -4,11 +4,14 @@ import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
 import { standings } from '../ranks.js';
+import type { CohortCache } from '../read/cohort-cache.js';
 
 export interface ResultsRouteDeps {
   db: BenchDb;
   queue: IngestQueue;
   keys: KeyBudget;
+  /** Told of every result stored. */
+  cohorts: CohortCache;
   /** The socket's idle timeout (fastify's connectionTimeout). */
   idleTimeoutMs: number;
 }
@@ -58,7 +61,11 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
  * Every check, the key's peek included, runs on a worker thread (check-worker.ts); a refusal comes
  * back as the outcome. The key's limit is still decided before anything is stored.
  */
-async function submit(request: FastifyRequest, reply: FastifyReply, { db, queue, keys }: ResultsRouteDeps) {
+async function submit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { db, queue, keys, cohorts }: ResultsRouteDeps,
+) {
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
     const retryAfterSec = keys.retryAfterSec(key);
@@ -75,6 +82,7 @@ async function submit(request: FastifyRequest, reply: FastifyReply, { db, queue,
     throw outcome;
   }
   const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
+  if (!duplicate) cohorts.invalidate();
   if (key !== undefined) keys.charge(key);
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
