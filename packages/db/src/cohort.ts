@@ -8,7 +8,9 @@ import type { BenchDb } from './open.js';
  *
  * Cost: one range of the cells_cohort index (migration 4) and a lookup in two covering indexes per
  * member; no histogram, document or warning message is read. It grows with the cohort, never with the database:
- * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20).
+ * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20); about
+ * 60 ms at load 8 once migration 6 answered the ERRORS check from an index. A submit's rank counts
+ * instead (cohort-rank.ts).
  * A cohort read once ranks any number of its members in O(log n) each (rankIn).
  */
 
@@ -41,7 +43,7 @@ export interface CohortOptions {
  * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
-const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint,
+export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint,
               r.cpu_model AS cpuModel
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
@@ -63,14 +65,6 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
   const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
   return withKeys(workloadFingerprint, members);
-}
-
-/** The members of a cohort from one CPU model: what cohort(db, fp, { cpuModel }) reads, without reading again. */
-export function narrowCohort(c: Cohort, cpuModel: string): Cohort {
-  return withKeys(
-    c.workloadFingerprint,
-    c.members.filter((m) => m.cpuModel === cpuModel),
-  );
 }
 
 function withKeys(workloadFingerprint: string, members: CohortMember[]): Cohort {

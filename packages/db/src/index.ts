@@ -14,7 +14,6 @@ export {
   type CohortRank,
   cohort,
   explainCohort,
-  narrowCohort,
   rankIn,
 } from './cohort.js';
 export {

@@ -136,6 +136,17 @@ describe('a cohort', () => {
     expect(resultRanks(db, ids.piped)[0]!.overall).toMatchObject({ size: 1, percentile: null });
   });
 
+  it('counts the same ranks as it would find in the cohort read whole', () => {
+    const { db, ids, getFp } = filled();
+    const all = cohort(db, getFp);
+    for (const id of Object.values(ids)) {
+      const get = resultRanks(db, id, { sameCpu: true }).find((r) => r.workloadFingerprint === getFp);
+      expect(get?.overall ?? null).toEqual(rankIn(all, id));
+      const cpuModel = all.members.find((m) => m.resultId === id)?.cpuModel;
+      if (get && cpuModel) expect(get.sameCpu).toEqual(rankIn(cohort(db, getFp, { cpuModel }), id));
+    }
+  });
+
   it('picks GET and SET as headline cells, else the first cells with a workload fingerprint', () => {
     const c = (label: string, fp: string | null = 'sha256:x') => ({ label, workloadFingerprint: fp });
     expect(headlineCells([c('SET'), c('GET P4'), c('GET')]).map((x) => x.label)).toEqual(['GET', 'SET']);
