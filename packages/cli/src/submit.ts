@@ -40,8 +40,26 @@ export function pendingHint(dbPath: string | undefined): string {
   return `${cliName()} submit --pending${dbPath ? ` --db ${shellQuote(resolve(dbPath))}` : ''}`;
 }
 
+/** Where one cohort puts a result's cell, as the service's submit response says (server ranks.ts). */
+export interface CohortStanding {
+  size: number;
+  /** 1 for the fastest. */
+  place: number;
+  /** Null when the cohort is too small for a percentile to mean anything: then only the place is said. */
+  percentile: number | null;
+}
+
+/** A headline cell's standing in its cohort (results of the same workload), overall and on the same CPU model. */
+export interface CellRank {
+  label: string;
+  opsPerSec: number;
+  overall: CohortStanding;
+  sameCpu: CohortStanding | null;
+  cohortUrl?: string;
+}
+
 export type SubmitOutcome =
-  | { kind: 'stored'; id: string; pagePath: string; duplicate: boolean }
+  | { kind: 'stored'; id: string; pagePath: string; duplicate: boolean; ranks: CellRank[] }
   | { kind: 'refused'; status: number; code: string; message: string }
   | { kind: 'unavailable'; reason: string };
 
@@ -67,6 +85,7 @@ export async function postEnvelope(url: string, body: string, timeoutMs = 15_000
     id?: string;
     pagePath?: string;
     duplicate?: boolean;
+    ranks?: CellRank[];
     error?: { code?: string; message?: string };
   } = {};
   try {
@@ -80,6 +99,8 @@ export async function postEnvelope(url: string, body: string, timeoutMs = 15_000
       id: json.id ?? '',
       pagePath: json.pagePath ?? '',
       duplicate: res.status === 200,
+      // An older service answers without ranks: there is then nothing to print, not an error.
+      ranks: Array.isArray(json.ranks) ? json.ranks : [],
     };
   }
   if (res.status >= 500 || res.status === 429)
@@ -93,6 +114,30 @@ export async function postEnvelope(url: string, body: string, timeoutMs = 15_000
     code: json.error?.code ?? 'HTTP_ERROR',
     message: json.error?.message ?? text.slice(0, 200),
   };
+}
+
+/**
+ * One line per headline cell: `GET: faster than 83% of the 11 other results of this workload; 2nd of 3 on
+ * this CPU model`. The service gives no percentile for a tiny cohort, and then the line says the place.
+ */
+export function rankLines(ranks: readonly CellRank[]): string[] {
+  return ranks.map((r) => {
+    const overall = standingText(r.overall, 'of this workload');
+    const cpu = r.sameCpu ? `; ${standingText(r.sameCpu, 'on this CPU model')}` : '';
+    return `  ${r.label}: ${overall}${cpu}`;
+  });
+}
+
+function standingText(s: CohortStanding, where: string): string {
+  if (s.size <= 1) return `the only result ${where}`;
+  if (s.percentile === null) return `${ordinal(s.place)} of ${s.size} results ${where}`;
+  return `faster than ${Math.floor(s.percentile)}% of the ${s.size - 1} other results ${where} (${ordinal(s.place)} of ${s.size})`;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 /** One spooled submission: the signed file, and the services it is still owed to. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, openDatabase } from '@redis-benchdb/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rankLines } from '../src/submit.js';
 import {
   closedPort,
   removeTempDirs,
@@ -37,6 +38,28 @@ async function serve(dbPath: string) {
   };
 }
 
+describe('rank lines', () => {
+  it('give a percentile of a cohort of five or more, and a place below', () => {
+    const standing = (size: number, place: number, percentile: number | null) => ({
+      size,
+      place,
+      percentile,
+    });
+    expect(
+      rankLines([
+        { label: 'GET', opsPerSec: 1, overall: standing(12, 2, 90.9), sameCpu: standing(3, 2, null) },
+        { label: 'SET', opsPerSec: 1, overall: standing(101, 1, 99.99), sameCpu: null },
+        { label: 'LPUSH', opsPerSec: 1, overall: standing(1, 1, null), sameCpu: standing(1, 1, null) },
+      ]),
+    ).toEqual([
+      '  GET: faster than 90% of the 11 other results of this workload (2nd of 12); 2nd of 3 results on this CPU model',
+      // Floored: 99.99 is not "faster than 100%".
+      '  SET: faster than 99% of the 100 other results of this workload (1st of 101)',
+      '  LPUSH: the only result of this workload; the only result on this CPU model',
+    ]);
+  });
+});
+
 describe('keeping and submitting results', () => {
   it('run stores its signed result locally, submits it, and spools it when the service is down', async () => {
     const server = await testServer();
@@ -52,9 +75,23 @@ describe('keeping and submitting results', () => {
     expect(ok.code, ok.stderr).toBe(0);
     const id = /stored in .* as ([0-9a-f]{64})/.exec(ok.stderr)![1]!;
     expect(ok.stderr).toContain(`submitted: ${id} ${service.url}/results/${id}/`);
+    // The first SET of this workload on the service: nothing to rank it against, and it says so.
+    expect(ok.stderr).toMatch(
+      /^ {2}SET: the only result of this workload; the only result on this CPU model$/m,
+    );
     const local = openDatabase(localDb, { readonly: true });
     expect(count(local).results).toBe(1);
     local.close();
+    const second = await runCli(
+      ['run', '-p', String(server.port), '-t', 'set', '-n', '2000', '--submit', '--server', service.url],
+      { configDir },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    // Two results: a place, never a percentile.
+    expect(second.stderr).toMatch(
+      /^ {2}SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this CPU model$/m,
+    );
+    expect(second.stderr).not.toMatch(/^ {2}SET:.*%/m);
     expect((await (await fetch(`${service.url}/api/v1/results/${id}`)).json()).keyFingerprint).toMatch(
       /^sha256:/,
     );
@@ -74,7 +111,7 @@ describe('keeping and submitting results', () => {
     expect(pending.code, pending.stdout).toBe(0);
     expect(pending.stdout).toMatch(/: stored [0-9a-f]{64}/);
     expect(readdirSync(spool).filter((f) => f.endsWith('.json'))).toHaveLength(0);
-    expect((await (await fetch(`${service.url}/api/v1/health`)).json()).results).toBe(2);
+    expect((await (await fetch(`${service.url}/api/v1/health`)).json()).results).toBe(3);
 
     service.stop();
     expect((await service.done).code).toBe(0);
@@ -94,6 +131,9 @@ describe('keeping and submitting results', () => {
 
     const first = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(first.code, first.stdout).toBe(0);
+    expect(first.stdout).toMatch(
+      /^ {2}INCR: the only result of this workload; the only result on this CPU model$/m,
+    );
     const again = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(again.stdout).toContain('already stored');
 

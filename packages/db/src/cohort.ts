@@ -6,9 +6,11 @@ import type { BenchDb } from './open.js';
  * results a cell's figure may be ranked against. The result page, the CLI after a submit and the
  * read API all rank through here, so they agree.
  *
- * Cost: one range of the cells_cohort index (migration 4) and a lookup in a covering index per
- * member; no histogram or document is read. It grows with the cohort, never with the database:
- * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20).
+ * Cost: one range of the cells_cohort index (migration 4) and a lookup in two covering indexes per
+ * member; no histogram, document or warning message is read. It grows with the cohort, never with the database:
+ * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20); about
+ * 60 ms at load 8 once migration 6 answered the ERRORS check from an index. A submit's rank counts
+ * instead (cohort-rank.ts).
  * A cohort read once ranks any number of its members in O(log n) each (rankIn).
  */
 
@@ -19,6 +21,8 @@ export interface CohortMember {
   opsPerSec: number;
   /** Who signed it: null for none (never the case for a result with a workload fingerprint today). */
   keyFingerprint: string | null;
+  /** The client machine's CPU model, or null when unknown. */
+  cpuModel: string | null;
 }
 
 export interface Cohort {
@@ -36,16 +40,17 @@ export interface CohortOptions {
 
 /**
  * Left out: retracted results, cells without a median, and cells whose replies were mostly errors
- * (warning ERRORS): their ops/s are how fast the server refused. `+w.code` keeps SQLite on the
- * warnings' primary key (this result's few rows) rather than the index of every ERRORS warning.
+ * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
+ * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
-const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint
+export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint,
+              r.cpu_model AS cpuModel
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
           AND (@cpu IS NULL OR r.cpu_model = @cpu)
-          AND NOT EXISTS (SELECT 1 FROM warnings w
-                           WHERE w.result_id = c.result_id AND +w.code = 'ERRORS' AND w.cell_label = c.label)
+          AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
+                           WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.result_id`;
 
 type CohortStatement = Database.Statement<[{ fp: string; cpu: string | null }], CohortMember>;
@@ -59,6 +64,10 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
   }
   const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
+  return withKeys(workloadFingerprint, members);
+}
+
+function withKeys(workloadFingerprint: string, members: CohortMember[]): Cohort {
   const keys = new Set(members.map((m) => m.keyFingerprint).filter((k) => k !== null));
   return { workloadFingerprint, members, distinctKeys: keys.size };
 }

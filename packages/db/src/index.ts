@@ -16,6 +16,13 @@ export {
   explainCohort,
   rankIn,
 } from './cohort.js';
+export {
+  type CohortDistribution,
+  cohortDistribution,
+  DISTRIBUTION_PERCENTILES,
+  MIN_COHORT_FOR_PERCENTILES,
+  nearestRank,
+} from './cohort-distribution.js';
 export { contentId, resultPagePath } from './content-id.js';
 export { defaultDatabasePath } from './default-path.js';
 export { type CellFilter, explainFindCells, type FoundCell, findCells } from './find-cells.js';
@@ -68,6 +75,19 @@ export {
   type RankOptions,
   resultRanks,
 } from './rank.js';
+export {
+  DEFAULT_SEARCH_LIMIT,
+  explainSearch,
+  MAX_SEARCH_LIMIT,
+  type ResultFilter,
+  SEARCH_SCAN_LIMIT,
+  type SearchCell,
+  type SearchOptions,
+  type SearchPage,
+  type SearchPosition,
+  type SearchResult,
+  searchResults,
+} from './result-search.js';
 export { RETRACT_WINDOW_MS, type RetractOptions, type RetractOutcome, retract } from './retract.js';
 export { RetractError, type RetractErrorCode } from './retract-error.js';
 export {
@@ -90,6 +110,7 @@ export {
   type SiteResultRow,
   siteQueryPlans,
 } from './site-queries.js';
+export { getStoredResult, type StoredResult } from './stored-result.js';
 export {
   explainWorkloadCells,
   iterateWorkloadCells,

@@ -5,6 +5,7 @@ import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
 import { SITE_INDEXES } from './site-indexes-migration.js';
+import { WARNINGS_INDEX } from './warnings-index-migration.js';
 
 /**
  * One step of the schema: SQL, or a function for a step whose backfill needs this package's code
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SITE_INDEXES,
   measurementsMigration,
   COHORT_INDEXES,
+  WARNINGS_INDEX,
 ];
 
 /** The schema version this code writes and reads. */

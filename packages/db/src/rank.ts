@@ -1,4 +1,5 @@
-import { type CohortRank, cohort, rankIn } from './cohort.js';
+import type { CohortRank } from './cohort.js';
+import { countRank } from './cohort-rank.js';
 import type { BenchDb } from './open.js';
 
 /**
@@ -54,11 +55,10 @@ export function resultRanks(db: BenchDb, resultId: string, opts: RankOptions = {
   const out: HeadlineRank[] = [];
   for (const c of headlineCells(cells)) {
     const fp = c.workloadFingerprint!;
-    const overall = rankIn(cohort(db, fp), resultId);
-    if (!overall) continue;
-    const sameCpu =
-      opts.sameCpu && r.cpuModel !== null ? rankIn(cohort(db, fp, { cpuModel: r.cpuModel }), resultId) : null;
-    out.push({ label: c.label, workloadFingerprint: fp, overall, sameCpu });
+    // Counted, overall and on the same CPU model in one pass: the same rank as rankIn(cohort(...)).
+    const counted = countRank(db, fp, resultId, opts.sameCpu ? r.cpuModel : null);
+    if (!counted) continue;
+    out.push({ label: c.label, workloadFingerprint: fp, overall: counted.overall, sameCpu: counted.sameCpu });
   }
   return out;
 }

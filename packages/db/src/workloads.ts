@@ -27,8 +27,8 @@ const CELLS_SQL = `SELECT c.workload_fingerprint AS workloadFingerprint, c.resul
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM warnings w
-                           WHERE w.result_id = c.result_id AND +w.code = 'ERRORS' AND w.cell_label = c.label)
+          AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
+                           WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         ORDER BY c.workload_fingerprint`;
 
 /** Every comparable cell, grouped by workload fingerprint (the index's order, so no sort), slowest first within one. */

@@ -136,6 +136,17 @@ describe('a cohort', () => {
     expect(resultRanks(db, ids.piped)[0]!.overall).toMatchObject({ size: 1, percentile: null });
   });
 
+  it('counts the same ranks as it would find in the cohort read whole', () => {
+    const { db, ids, getFp } = filled();
+    const all = cohort(db, getFp);
+    for (const id of Object.values(ids)) {
+      const get = resultRanks(db, id, { sameCpu: true }).find((r) => r.workloadFingerprint === getFp);
+      expect(get?.overall ?? null).toEqual(rankIn(all, id));
+      const cpuModel = all.members.find((m) => m.resultId === id)?.cpuModel;
+      if (get && cpuModel) expect(get.sameCpu).toEqual(rankIn(cohort(db, getFp, { cpuModel }), id));
+    }
+  });
+
   it('picks GET and SET as headline cells, else the first cells with a workload fingerprint', () => {
     const c = (label: string, fp: string | null = 'sha256:x') => ({ label, workloadFingerprint: fp });
     expect(headlineCells([c('SET'), c('GET P4'), c('GET')]).map((x) => x.label)).toEqual(['GET', 'SET']);
@@ -151,9 +162,11 @@ describe('a cohort', () => {
     expect(explainCohort(db)).toMatch(/SEARCH c USING COVERING INDEX cells_cohort \(workload_fingerprint=\?/);
     expect(explainCohort(db)).toMatch(/SEARCH r USING COVERING INDEX results_site_by_id \(id=\?/);
     // A cell's warnings by its result, not every ERRORS warning in the database.
-    expect(explainCohort(db)).toMatch(/SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/);
+    expect(explainCohort(db)).toMatch(
+      /SEARCH w USING COVERING INDEX warnings_by_cell \(result_id=\? AND cell_label=\? AND code=\?\)/,
+    );
     expect(explainWorkloadCells(db)).toMatch(
-      /SEARCH w USING INDEX sqlite_autoindex_warnings_1 \(result_id=\?/,
+      /SEARCH w USING COVERING INDEX warnings_by_cell \(result_id=\? AND cell_label=\? AND code=\?\)/,
     );
     expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX cells_cohort/);
     expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX results_site_by_id/);

@@ -6,17 +6,23 @@ import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
+import { CohortCache } from './read/cohort-cache.js';
 import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
+import { openApiRoute, readRoutes } from './routes/read.js';
 import { resultsRoutes } from './routes/results.js';
 import { retractRoutes } from './routes/retract.js';
 
 /**
  * The ingest service over an open database:
  *
- * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath }`, or 200 with `duplicate: true`
- * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON); 404 unknown, 410 retracted
+ * - `POST /api/v1/results`: a signed envelope → 201 `{ id, pagePath, ranks }`, or 200 with `duplicate: true`
+ * - `GET /api/v1/results`: results filtered, newest first, keyset-paged (routes/read.ts)
+ * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON), or an imported result's
+ *   document; 404 unknown, 410 retracted
+ * - `GET /api/v1/cohorts/:fingerprint`: a workload's distribution of ops/s
+ * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these (read/openapi.ts)
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
  * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`
  *
@@ -83,10 +89,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After the requests in flight are answered: their checks need the threads.
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
+  const cohorts = new CohortCache(o.db);
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys, idleTimeoutMs: o.requestTimeoutMs });
-    retractRoutes(scope, { db: o.db });
+    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs });
+    readRoutes(scope, { db: o.db, cohorts });
+    openApiRoute(scope);
+    retractRoutes(scope, { db: o.db, cohorts });
     healthRoutes(scope, { db: o.db, queue });
     methodNotAllowedRoutes(scope);
   });

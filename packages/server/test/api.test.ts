@@ -57,7 +57,13 @@ describe('POST /api/v1/results', () => {
     expect(reply.status).toBe(201);
     const id = reply.json.id as string;
     expect(id).toMatch(/^[0-9a-f]{64}$/);
-    expect(reply.json).toEqual({ id, pagePath: `/results/${id}/` });
+    // The first of its workload: ranked alone (rank.test.ts ranks a cohort).
+    expect(reply.json).toEqual({ id, pagePath: `/results/${id}/`, ranks: expect.any(Array) });
+    expect((reply.json.ranks as { overall: unknown }[])[0]!.overall).toMatchObject({
+      size: 1,
+      place: 1,
+      percentile: null,
+    });
     expect(reply.headers.get('location')).toBe(`/api/v1/results/${id}`);
     expect(count(s.reader)).toMatchObject({ results: 1, cells: 2 });
 

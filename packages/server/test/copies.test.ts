@@ -58,6 +58,7 @@ describe('duplicate measurements, at the service', () => {
       id: reply.json.id,
       pagePath: `/results/${reply.json.id}/`,
       copyOf: original,
+      ranks: expect.any(Array),
     });
   });
 });

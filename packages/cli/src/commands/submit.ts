@@ -5,9 +5,11 @@ import { CliError, EXIT_USAGE } from '../errors.js';
 import { database, ingestServer, json } from '../options/common.js';
 import { configDir } from '../signing-key.js';
 import {
+  type CellRank,
   pendingEntries,
   pendingHint,
   postEnvelope,
+  rankLines,
   type SpoolEntry,
   serverUrl,
   setAside,
@@ -40,6 +42,8 @@ interface Outcome {
   id?: string;
   url?: string;
   detail?: string;
+  /** Where its headline cells stand in their cohorts, when the service said. */
+  ranks?: CellRank[];
 }
 
 /**
@@ -78,6 +82,7 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
       process.stdout.write(
         `${r.file}: ${r.outcome}${r.id ? ` ${r.id} (${r.url})` : ''}${r.detail ? `: ${r.detail}` : ''}\n`,
       );
+      for (const line of rankLines(r.ranks ?? [])) process.stdout.write(`${line}\n`);
     }
   }
   return report.every((r) => r.outcome === 'stored' || r.outcome === 'already stored') ? 0 : 1;
@@ -121,7 +126,7 @@ async function sendPending(entry: SpoolEntry, server: string, flags: SubmitFlags
 function stored(
   file: string,
   server: string,
-  out: { id: string; pagePath: string; duplicate: boolean },
+  out: { id: string; pagePath: string; duplicate: boolean; ranks: CellRank[] },
 ): Outcome {
   return {
     file,
@@ -129,5 +134,6 @@ function stored(
     outcome: out.duplicate ? 'already stored' : 'stored',
     id: out.id,
     url: `${server}${out.pagePath}`,
+    ranks: out.ranks,
   };
 }

@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { defaultDatabasePath, ingest, openDatabase, resultPagePath } from '@redis-benchdb/db';
-import { pendingHint, postEnvelope, setAside, spool } from '../submit.js';
+import { pendingHint, postEnvelope, rankLines, setAside, spool } from '../submit.js';
 
 /**
  * The signed result goes into the local database (the same ingest() as the service, so a result
@@ -37,6 +37,7 @@ export async function keepAndSubmit(
     if (out.kind === 'stored')
       lines.push(
         `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
+        ...rankLines(out.ranks),
       );
     else if (out.kind === 'unavailable') {
       const path = await spool(signed, opts.submitTo, opts.db);

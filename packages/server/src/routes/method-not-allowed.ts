@@ -25,8 +25,10 @@ export function methodNotAllowedRoutes(app: FastifyInstance): void {
 }
 
 /** The service's routes (see app.ts) and their methods; fastify adds HEAD to each GET. */
-const ROUTES: Record<string, string[]> = {
-  '/api/v1/results': ['POST'],
+export const ROUTES: Record<string, string[]> = {
+  '/api/v1/results': ['GET', 'HEAD', 'POST'],
+  '/api/v1/cohorts/:fingerprint': ['GET', 'HEAD'],
+  '/api/v1/openapi.json': ['GET', 'HEAD'],
   '/api/v1/results/:id': ['GET', 'HEAD'],
   '/api/v1/results/:id/retract': ['POST'],
   '/api/v1/health': ['GET', 'HEAD'],

@@ -1,13 +1,17 @@
-import { type BenchDb, getEnvelope, IngestError } from '@redis-benchdb/db';
+import { type BenchDb, getStoredResult, IngestError } from '@redis-benchdb/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
+import { standings } from '../ranks.js';
+import type { CohortCache } from '../read/cohort-cache.js';
 
 export interface ResultsRouteDeps {
   db: BenchDb;
   queue: IngestQueue;
   keys: KeyBudget;
+  /** Told of every result stored. */
+  cohorts: CohortCache;
   /** The socket's idle timeout (fastify's connectionTimeout). */
   idleTimeoutMs: number;
 }
@@ -39,7 +43,7 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 
   app.get<{ Params: { id: string } }>('/api/v1/results/:id', async (request, reply) => {
     const { id } = request.params;
-    const stored = ID.test(id) ? getEnvelope(deps.db, id) : null;
+    const stored = ID.test(id) ? getStoredResult(deps.db, id) : null;
     if (!stored) throw new HttpError('NOT_FOUND', 404, `no result ${id}`);
     if (stored.retractedAt !== null)
       throw new HttpError(
@@ -47,8 +51,9 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
         410,
         `result ${id} was retracted by its owner at ${stored.retractedAt}`,
       );
-    // The envelope as verified (canonical): what `redis-benchdb verify` checks.
-    return reply.type('application/json; charset=utf-8').send(stored.envelope);
+    // A signed result's envelope as verified (canonical): what `redis-benchdb verify` checks; an
+    // imported result's document. Their `schema` field says which.
+    return reply.type('application/json; charset=utf-8').send(stored.json);
   });
 }
 
@@ -56,7 +61,11 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
  * Every check, the key's peek included, runs on a worker thread (check-worker.ts); a refusal comes
  * back as the outcome. The key's limit is still decided before anything is stored.
  */
-async function submit(request: FastifyRequest, reply: FastifyReply, { queue, keys }: ResultsRouteDeps) {
+async function submit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { db, queue, keys, cohorts }: ResultsRouteDeps,
+) {
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
     const retryAfterSec = keys.retryAfterSec(key);
@@ -73,11 +82,17 @@ async function submit(request: FastifyRequest, reply: FastifyReply, { queue, key
     throw outcome;
   }
   const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
+  if (!duplicate) cohorts.invalidate();
   if (key !== undefined) keys.charge(key);
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
-  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts).
-  return reply
-    .status(duplicate ? 200 : 201)
-    .send({ id, pagePath, ...(copyOf ? { copyOf } : {}), ...(duplicate ? { duplicate } : {}) });
+  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts). `ranks`:
+  // where its headline cells stand now, read after the commit so the cohort includes it.
+  return reply.status(duplicate ? 200 : 201).send({
+    id,
+    pagePath,
+    ...(copyOf ? { copyOf } : {}),
+    ...(duplicate ? { duplicate } : {}),
+    ranks: standings(db, id),
+  });
 }

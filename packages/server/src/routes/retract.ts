@@ -1,13 +1,17 @@
 import { type BenchDb, retract } from '@redis-benchdb/db';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.js';
+import type { CohortCache } from '../read/cohort-cache.js';
 import { rawBody } from './results.js';
 
 /**
  * POST a signed retraction request (`redis-benchdb/retract.v1`, as signRetraction makes) to unlist
  * a result. 200 with `{ id, retractedAt, alreadyRetracted }`; RetractError's status otherwise.
  */
-export function retractRoutes(app: FastifyInstance, { db }: { db: BenchDb }): void {
+export function retractRoutes(
+  app: FastifyInstance,
+  { db, cohorts }: { db: BenchDb; cohorts: CohortCache },
+): void {
   app.post<{ Params: { id: string } }>('/api/v1/results/:id/retract', async (request) => {
     let req: unknown;
     try {
@@ -23,6 +27,9 @@ export function retractRoutes(app: FastifyInstance, { db }: { db: BenchDb }): vo
         400,
         `the request retracts ${named} but was sent to the URL of ${request.params.id}`,
       );
-    return retract(db, req);
+    const outcome = retract(db, req);
+    // A retracted result leaves its cohorts.
+    cohorts.invalidate();
+    return outcome;
   });
 }

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import { COHORT_SQL, type CohortRank } from './cohort.js';
+import type { BenchDb } from './open.js';
+
+/**
+ * One result's rank in one cohort, overall and among its CPU model, counted by SQLite in one pass
+ * over the cohort's index range: what rankIn(cohort(...)) gives, without building the cohort's
+ * members in JavaScript (that took half the time at 10,000 results). A submit's answer waits for it.
+ */
+const RANK_SQL = `SELECT count(*) AS size, count(DISTINCT keyFingerprint) AS keys,
+         coalesce(sum(resultId = @id), 0) AS member,
+         coalesce(sum(opsPerSec < @ops), 0) AS slower, coalesce(sum(opsPerSec = @ops), 0) AS atOps,
+         coalesce(sum(cpuModel IS @myCpu), 0) AS cpuSize,
+         count(DISTINCT CASE WHEN cpuModel IS @myCpu THEN keyFingerprint END) AS cpuKeys,
+         coalesce(sum(cpuModel IS @myCpu AND opsPerSec < @ops), 0) AS cpuSlower,
+         coalesce(sum(cpuModel IS @myCpu AND opsPerSec = @ops), 0) AS cpuAtOps
+    FROM (${COHORT_SQL})`;
+
+/** The figure the cohort ranks a result by: its fastest cell of the workload (as COHORT_SQL's max). */
+const OPS_SQL = 'SELECT max(ops_median) AS ops FROM cells WHERE result_id = ? AND workload_fingerprint = ?';
+
+interface Counts {
+  size: number;
+  keys: number;
+  member: number;
+  slower: number;
+  atOps: number;
+  cpuSize: number;
+  cpuKeys: number;
+  cpuSlower: number;
+  cpuAtOps: number;
+}
+
+interface Prepared {
+  rank: Database.Statement<[Record<string, unknown>], Counts>;
+  ops: Database.Statement<[string, string], { ops: number | null }>;
+}
+const prepared = new WeakMap<BenchDb, Prepared>();
+
+export interface CountedRank {
+  overall: CohortRank;
+  /** Null when no CPU model was given. */
+  sameCpu: CohortRank | null;
+}
+
+/** Null when the result is not a member of the cohort (retracted, mostly errors, another workload). */
+export function countRank(
+  db: BenchDb,
+  workloadFingerprint: string,
+  resultId: string,
+  cpuModel: string | null,
+): CountedRank | null {
+  let st = prepared.get(db);
+  if (!st) {
+    st = { rank: db.sqlite.prepare(RANK_SQL), ops: db.sqlite.prepare(OPS_SQL) } as Prepared;
+    prepared.set(db, st);
+  }
+  const ops = st.ops.get(resultId, workloadFingerprint)?.ops;
+  if (ops === null || ops === undefined) return null;
+  const n = st.rank.get({ fp: workloadFingerprint, cpu: null, id: resultId, ops, myCpu: cpuModel })!;
+  if (n.member === 0) return null;
+  return {
+    overall: rank(ops, n.size, n.keys, n.slower, n.atOps),
+    sameCpu: cpuModel === null ? null : rank(ops, n.cpuSize, n.cpuKeys, n.cpuSlower, n.cpuAtOps),
+  };
+}
+
+/** `atOps` counts this result too. Percentile as rankIn: 100 × (slower + equal / 2) / (size − 1). */
+function rank(ops: number, size: number, distinctKeys: number, slower: number, atOps: number): CohortRank {
+  const equal = atOps - 1;
+  const others = size - 1;
+  return {
+    opsPerSec: ops,
+    size,
+    distinctKeys,
+    slower,
+    equal,
+    faster: others - slower - equal,
+    percentile: others === 0 ? null : (100 * (slower + equal / 2)) / others,
+  };
+}

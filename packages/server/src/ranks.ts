@@ -1,0 +1,55 @@
+import { type BenchDb, type CohortRank, MIN_COHORT_FOR_PERCENTILES, resultRanks } from '@redis-benchdb/db';
+
+/**
+ * Where a stored result's headline cells stand in their cohorts (results of the same workload
+ * fingerprint), overall and among the same CPU model: what the submit response carries and the CLI
+ * prints. A percentile is given only from MIN_COHORT_FOR_PERCENTILES results up: "top 1%" of three
+ * results would claim what three results cannot show, so below that only the place is given.
+ */
+export interface CohortStanding {
+  /** Results in the cohort, this one included. */
+  size: number;
+  /** 1 for the fastest; results as fast as this one share its place. */
+  place: number;
+  /** Other results exactly as fast. */
+  ties: number;
+  /** Distinct signing keys in the cohort: how many submitters it stands for. */
+  distinctKeys: number;
+  /** Percent of the other results this one is faster than (ties count half), to one decimal; null under MIN_COHORT_FOR_PERCENTILES. */
+  percentile: number | null;
+}
+
+export interface CellStanding {
+  label: string;
+  workloadFingerprint: string;
+  opsPerSec: number;
+  overall: CohortStanding;
+  /** Null when the result names no CPU model. */
+  sameCpu: CohortStanding | null;
+  /** The cohort's distribution in the read API. */
+  cohortUrl: string;
+}
+
+export function standings(db: BenchDb, resultId: string): CellStanding[] {
+  return resultRanks(db, resultId, { sameCpu: true }).map((r) => ({
+    label: r.label,
+    workloadFingerprint: r.workloadFingerprint,
+    opsPerSec: r.overall.opsPerSec,
+    overall: standing(r.overall),
+    sameCpu: r.sameCpu ? standing(r.sameCpu) : null,
+    cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}`,
+  }));
+}
+
+function standing(r: CohortRank): CohortStanding {
+  return {
+    size: r.size,
+    place: r.faster + 1,
+    ties: r.equal,
+    distinctKeys: r.distinctKeys,
+    percentile:
+      r.size >= MIN_COHORT_FOR_PERCENTILES && r.percentile !== null
+        ? Math.round(r.percentile * 10) / 10
+        : null,
+  };
+}

@@ -1,0 +1,42 @@
+import { type BenchDb, type CohortDistribution, cohortDistribution } from '@redis-benchdb/db';
+
+/**
+ * Cohort distributions as last read, until the database changes. A cohort of 10,000 results takes
+ * tens of milliseconds to read, on the event loop; it changes only when a result is stored or
+ * retracted. This service's own writes call invalidate(); another process's (a `db:build` on the same
+ * file) change SQLite's data_version, checked on every read (a pragma, no table read).
+ */
+export class CohortCache {
+  readonly #db: BenchDb;
+  readonly #max: number;
+  readonly #entries = new Map<string, CohortDistribution>();
+  #written = 0;
+  #seen = '';
+
+  constructor(db: BenchDb, maxEntries = 500) {
+    this.#db = db;
+    this.#max = maxEntries;
+  }
+
+  /** This service stored or retracted a result: any cohort may have changed. */
+  invalidate(): void {
+    this.#written++;
+  }
+
+  get(workloadFingerprint: string, cpuModel: string | undefined): CohortDistribution {
+    const state = `${this.#written}:${this.#db.sqlite.pragma('data_version', { simple: true })}`;
+    if (state !== this.#seen) {
+      this.#entries.clear();
+      this.#seen = state;
+    }
+    const key = `${workloadFingerprint}\n${cpuModel ?? ''}`;
+    let d = this.#entries.get(key);
+    if (!d) {
+      d = cohortDistribution(this.#db, workloadFingerprint, cpuModel === undefined ? {} : { cpuModel });
+      // Oldest first out: a Map keeps insertion order.
+      if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(key, d);
+    }
+    return d;
+  }
+}
