@@ -86,6 +86,11 @@ export async function runSloSearch(
     const judged = judgeStep(r, rate, durationSec, STEP_WARMUP_SEC, objectives);
     state.record(judged, r);
     hooks.onStep?.(judged.step, state.steps.length - 1);
+    // Ctrl-C cuts the step short: that is no fault of the server's.
+    if (hooks.signal?.aborted) {
+      state.end('interrupted', 'the run was interrupted');
+      return null;
+    }
     return judged;
   };
 
