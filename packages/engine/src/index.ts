@@ -68,5 +68,18 @@ export {
   type Stall,
   validateClusterCell,
 } from './session.js';
+export {
+  canonicalObjectives,
+  DEFAULT_SLO_BUDGET_SEC,
+  describeObjectives,
+  parseObjectives,
+  runSloSearch,
+  SLO_SYNTAX,
+  type SloSearchHooks,
+  type SloSearchOptions,
+  type SloSearchRun,
+  SloSyntaxError,
+  stepDurationSec,
+} from './slo/index.js';
 export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
 export { type CellSummary, summarizeCell, type TrialRecord } from './trials.js';

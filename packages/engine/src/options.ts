@@ -90,6 +90,11 @@ export interface CellOptions {
   threads: number;
   /** Write every key of the key space before a read test, unmeasured, so reads hit. @default false */
   preload: boolean;
+  /**
+   * Set on a cell that stands for a search (run --slo): the objectives in canonical form, e.g.
+   * `p99<=1000us`. Recorded and fingerprinted; the search itself is slo/search.ts.
+   */
+  slo?: string;
 }
 
 export const DEFAULT_TARGET: Target = { host: '127.0.0.1', port: 6379, db: 0, resp3: false };
@@ -164,3 +169,6 @@ export function validateCellOptions(o: CellOptions): void {
 export function valueRange(v: number | [number, number]): [number, number] {
   return typeof v === 'number' ? [v, v] : v;
 }
+
+/** How long an SLO search (run --slo) may take by default; run --slo-budget changes it. */
+export const DEFAULT_SLO_BUDGET_SEC = 60;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CrossCheck, ErrorReplies, IncompleteReason, Stall } from '@redis-benchdb/result';
+import type { CrossCheck, ErrorReplies, IncompleteReason, SloSearch, Stall } from '@redis-benchdb/result';
 import {
   encodeHistogram,
   type LatencySummaryUs,
@@ -47,6 +47,8 @@ export interface CellResult {
   incomplete: boolean;
   incompleteReason: IncompleteReason | null;
   error: string | null;
+  /** A search for the rate at latency objectives (slo/search.ts): this trial is its answer's step. */
+  sloSearch?: SloSearch;
 }
 
 /** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */

@@ -20,6 +20,8 @@ export interface WorkloadInput {
   rateOpsPerSec?: number | null;
   arrival?: Workload['arrival'];
   preload?: boolean;
+  /** A search for the rate at these objectives (run --slo), in canonical form; absent for other cells. */
+  slo?: string | null;
   // Recorded but not fingerprinted: they change how long or how a cell runs, not what it measures.
   seed?: number;
   requests?: number | null;
@@ -37,7 +39,7 @@ export type NormalizedWorkload = Omit<
 /**
  * The workload as fingerprinted (docs/RESULT-FORMAT.md): defaults filled (pipelineMode batch,
  * keyPattern uniform, zipfExponent 0.99, arrival constant, preload false, command, setGetRatio and
- * rateOpsPerSec null), the value size as `{ min, max }`, the test name upper-cased, and seed,
+ * rateOpsPerSec null; slo only when given), the value size as `{ min, max }`, the test name upper-cased, and seed,
  * requests, durationSec, warmupSec and threads dropped. Properties it does not know are dropped too:
  * a new workload parameter must be added here, or two workloads that differ in it would collide.
  */
@@ -58,6 +60,8 @@ export function normalizeWorkload(w: WorkloadInput): NormalizedWorkload {
     rateOpsPerSec: w.rateOpsPerSec ?? null,
     arrival: w.arrival ?? 'constant',
     preload: w.preload ?? false,
+    // Only when present, so that every fingerprint made before --slo existed stays as it was.
+    ...(w.slo ? { slo: w.slo } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ export {
  * cell, measured again at the end, disagreed (the machine changed during the run: every cell is
  * suspect). UNSTABLE: its own trials disagree by more than 10% (CV). CLIENT_BOUND: the client, not the
  * server, was the limit. ERRORS: most replies were errors, so its ops/s are not the command's.
+ * SLO_UNBRACKETED: a search at a latency objective (run --slo) found no answer to compare.
  */
 export const NO_VERDICT_WARNINGS = [
   'BUSY_HOST',
@@ -32,6 +33,7 @@ export const NO_VERDICT_WARNINGS = [
   'UNSTABLE',
   'CLIENT_BOUND',
   'ERRORS',
+  'SLO_UNBRACKETED',
 ] as const;
 export type NoVerdictWarning = (typeof NO_VERDICT_WARNINGS)[number];
 

@@ -89,4 +89,9 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
     meaning:
       "The run's first cell, measured again at the end, disagreed with itself beyond both intervals: the machine or the server changed during the run. No verdict on any of its cells, and left out of headlines.",
   },
+  SLO_UNBRACKETED: {
+    scope: 'cell',
+    meaning:
+      'A search for the highest rate at a latency objective (run --slo) found no answer: the client was the limit, the objective failed even at the lowest rate tried, the server was disturbed (stalls, errors, other clients), or the time budget ran out before a rate failed. The cell records every step and the reason; its throughput is not an answer.',
+  },
 };

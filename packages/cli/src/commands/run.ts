@@ -2,7 +2,9 @@ import {
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
   DEFAULT_REPLY_TIMEOUT_SEC,
+  DEFAULT_SLO_BUDGET_SEC,
 } from '@redis-benchdb/engine/options';
+import type { SloObjective } from '@redis-benchdb/result';
 import { defineCommand } from '../command/define.js';
 import {
   choice,
@@ -48,6 +50,20 @@ function parseRatio(v: string): [number, number] {
   const m = /^(\d+):(\d+)$/.exec(v);
   if (!m) throw usage(`invalid --ratio: "${v}" (expected SET:GET like 1:10)`);
   return [Number(m[1]), Number(m[2])];
+}
+
+/**
+ * `p99<=1ms,p99.9<=5ms`; a refusal names the syntax (exit 2). Parsed in run(), not as the option is
+ * read: the parser lives in the engine, which --help must not load (engine/options is its light part).
+ */
+async function parseSlo(v: string): Promise<SloObjective[]> {
+  const { parseObjectives, SloSyntaxError } = await import('@redis-benchdb/engine');
+  try {
+    return parseObjectives(v);
+  } catch (err) {
+    if (err instanceof SloSyntaxError) throw usage(err.message);
+    throw err;
+  }
 }
 
 const d = DEFAULT_CELL_OPTIONS;
@@ -146,6 +162,13 @@ export const RUN_OPTIONS = {
     'arrival',
     choice('--arrival <kind>', 'open-loop arrivals', ['constant', 'poisson'], { default: d.arrival }),
   ),
+  slo: text(
+    '--slo <objectives>',
+    "find the highest rate at which every objective holds and the server keeps up, e.g. 'p99<=1ms' or 'p99<=1ms,p99.9<=5ms' (units us, ms)",
+  ),
+  sloBudget: num('--slo-budget <seconds>', 'time bound of each --slo search', 'SLO budget (--slo-budget)', {
+    default: DEFAULT_SLO_BUDGET_SEC,
+  }),
   ratio: custom('--ratio <set:get>', 'a mixed SET/GET workload in this ratio, e.g. 1:10', parseRatio),
   preload: cell('preload', flag('--preload', 'write every key of -r before a GET test so reads hit')),
   profile: text('--profile <name>', 'suite profile when no -t is given', { default: DEFAULT_PROFILE }),
@@ -204,10 +227,26 @@ Examples:
   redis-benchdb run -t get -P 16 --pipeline-mode window --duration 10 -r 100000 --preload
   redis-benchdb run --ratio 1:10 -r 1000000 --key-pattern zipf --duration 30
   redis-benchdb run -t get --rate 50000 --arrival poisson --duration 10   (open loop)
+  redis-benchdb run -t get -r 100000 --preload --slo 'p99<=1ms'   (max ops/s at a latency objective)
   redis-benchdb run -n 100000 -r 1000 HSET user:__rand_int__ name __data__
   redis-benchdb run -p 7000 --cluster -t set,get -r 1000000 --preload   (a cluster, from any node)
   redis-benchdb run -t set,get --csv > results.csv
   redis-benchdb run -t set,get --json | jq '.cells[] | {label, opsPerSec}'
+
+Throughput at a latency objective (--slo):
+  A search for the highest offered rate at which every objective holds (latency timed from the
+  intended send, so queueing counts) and the server keeps up (at least 99% of the requests the rate
+  made due were answered: no queue left growing). A 1 s closed-loop probe, then open-loop steps:
+  doubling from a quarter of the probe's rate until one fails (or dividing by 4 while the first
+  fails), then bisection of [last pass, first fail] to 5%. Each step has 0.5 s of warm-up and lasts
+  long enough for 100 replies beyond the strictest percentile (p99: 10,000 replies), from 1 s to a
+  tenth of the budget. The steps end within --slo-budget (60 s), counted from the probe's end (a
+  --preload comes before the probe). One line per step goes to stderr; the answer
+  reads "max 84,000 ops/s at p99<=1ms (bracket 80,000-88,000)". The result keeps every step (rates,
+  percentiles, histogram); a search without an answer says why: the client was the limit, the
+  objective failed even at the lowest rate, the server was disturbed, or the budget ran out.
+  It works with -c, -P, -d, -r, --ratio and custom commands; not with --rate, -n, --duration,
+  --warmup or --server-bin. --trials N runs N searches.
 
 Pipelining:
   batch   send P requests, wait for all P replies, repeat (redis-benchmark -P)
@@ -267,8 +306,9 @@ export default defineCommand({
    */
   async run(flags, command) {
     checkClusterFlags(flags);
+    checkSloFlags(flags, command);
     if (!flags.serverBin) (await import('../run/launch-plan.js')).checkLaunchFlags(flags);
-    const plan = await parseRunFlags(flags, command); // a bad -t must fail before any server starts
+    const plan = await parseRunFlags(flags, command); // a bad -t or --slo must fail before any server starts
     if (flags.serverBin) return (await import('../run/launched-group.js')).runLaunchedGroup(plan, flags);
     return (await import('../run/single-run.js')).runOnce(plan, flags);
   },
@@ -285,6 +325,29 @@ function checkClusterFlags(f: RunFlags): void {
     throw usage(`a cluster serves database 0 only: drop --dbnum ${f.dbnum}`);
   if (f.serverBin !== undefined)
     throw usage('--cluster measures a running cluster: drop --server-bin (it launches standalone servers)');
+}
+
+/** --slo chooses each step's rate and length itself, and runs on one server. */
+function checkSloFlags(f: RunFlags, command: string[]): void {
+  if (f.slo === undefined) {
+    if (f.sloBudget !== undefined) throw usage("--slo-budget needs --slo (e.g. --slo 'p99<=1ms')");
+    return;
+  }
+  if (f.sloBudget !== undefined && !(f.sloBudget >= 5))
+    throw usage(`invalid SLO budget (--slo-budget): "${f.sloBudget}" (expected at least 5 seconds)`);
+  const clash = (
+    [
+      ['rate', '--rate'],
+      ['requests', '-n'],
+      ['duration', '--duration'],
+      ['warmup', '--warmup'],
+      ['serverBin', '--server-bin'],
+    ] as const
+  ).find(([k]) => f[k] !== undefined);
+  if (clash)
+    throw usage(`--slo chooses each step's rate, length and warm-up itself, on one server: drop ${clash[1]}`);
+  if (f.tests === undefined && command.length === 0 && f.ratio === undefined)
+    throw usage("--slo searches the tests you name: add -t (e.g. -t get --slo 'p99<=1ms')");
 }
 
 /** What to run against what: the target, the cells (null: the suite's), the overrides, the trials. */
@@ -307,8 +370,11 @@ export async function parseRunFlags(f: RunFlags, command: string[]): Promise<Run
   }
   const trials = f.trials ?? null;
   const profile = f.profile ?? DEFAULT_PROFILE;
+  const slo = f.slo
+    ? { objectives: await parseSlo(f.slo), budgetSec: f.sloBudget ?? DEFAULT_SLO_BUDGET_SEC }
+    : null;
   if (f.tests === undefined && command.length === 0 && f.ratio === undefined)
-    return { target, targetIsDefault, cells: null, common, profile, trials };
+    return { target, targetIsDefault, cells: null, common, profile, trials, slo };
 
   // Ad hoc cells take redis-benchmark's defaults, then the flags given.
   const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...common };
@@ -324,5 +390,5 @@ export async function parseRunFlags(f: RunFlags, command: string[]): Promise<Run
       throw usage((err as Error).message);
     }
   }
-  return { target, targetIsDefault, cells, common, profile, trials };
+  return { target, targetIsDefault, cells, common, profile, trials, slo };
 }

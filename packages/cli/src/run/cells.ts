@@ -1,5 +1,6 @@
 import {
   type CellOptions,
+  describeObjectives,
   SUITES,
   suiteCells,
   validateCellOptions,
@@ -21,7 +22,7 @@ export interface PlannedCells {
 export function planCells(plan: RunPlan): PlannedCells {
   try {
     const cells = plan.cells
-      ? plan.cells.map((o) => ({ label: adHocLabel(o), options: o }))
+      ? plan.cells.map((o) => ({ label: adHocLabel(o, plan), options: o }))
       : suiteCells(SUITE_ID, plan.profile, plan.common);
     const trials = plan.trials ?? (plan.cells ? 1 : SUITES[SUITE_ID]!.profiles[plan.profile]!.trials);
     // Every cell is checked before any load: a bad one must not fail halfway through a suite.
@@ -36,7 +37,8 @@ export function planCells(plan: RunPlan): PlannedCells {
 }
 
 /** Ad hoc cells are named as redis-benchmark names its tests: the user chose the parameters. */
-function adHocLabel(o: CellOptions): string {
-  if (o.setGetRatio) return `SET:GET ${o.setGetRatio.join(':')}`;
-  return o.test === 'CUSTOM' ? (o.command ?? []).join(' ') : o.test;
+function adHocLabel(o: CellOptions, plan: RunPlan): string {
+  const slo = plan.slo ? ` ${describeObjectives(plan.slo.objectives)}` : '';
+  if (o.setGetRatio) return `SET:GET ${o.setGetRatio.join(':')}${slo}`;
+  return (o.test === 'CUSTOM' ? (o.command ?? []).join(' ') : o.test) + slo;
 }

@@ -1,4 +1,4 @@
-import type { CellOptions, Target } from '@redis-benchdb/engine';
+import type { CellOptions, SloSearchOptions, Target } from '@redis-benchdb/engine';
 
 /**
  * What a run reads beyond its plan: how it prints, whether it starts a throwaway server, where
@@ -37,4 +37,6 @@ export interface RunPlan {
   profile: string;
   /** Trials per cell when given; otherwise the suite profile's, or 1 for ad hoc cells. */
   trials: number | null;
+  /** --slo: each cell is a search for the highest rate at these objectives (each trial one search). */
+  slo?: SloSearchOptions | null;
 }

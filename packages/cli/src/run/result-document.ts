@@ -95,6 +95,13 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
         ) as Warning,
       );
     if (c.interference) warnings.push(...interferenceWarnings(c.label, c.interference));
+    for (const t of c.trials)
+      if (t.sloSearch && t.sloSearch.outcome !== 'bracketed')
+        warnings.push({
+          code: 'SLO_UNBRACKETED',
+          cell: c.label,
+          message: `no answer (${t.sloSearch.outcome}): ${t.sloSearch.reason}`,
+        });
   }
   const drift = r.driftCheck ? driftWarning(r.driftCheck) : null;
   if (drift) warnings.push(drift);
@@ -196,5 +203,6 @@ export function toWorkload(o: CellOptions): Workload {
     arrival: o.arrival,
     threads: o.threads,
     preload: o.preload,
+    ...(o.slo ? { slo: o.slo } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { Progress } from './progress.js';
 import type { RunPlan, RunRequest } from './request.js';
 import { buildResultDocument, isErrorDominated, type MeasuredCell } from './result-document.js';
 import { prepareSigning } from './signing.js';
+import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
 
 const PRODUCT_NAMES: Record<string, string> = {
@@ -90,6 +91,14 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       try {
         for (let t = 0; t < trials && !stop.load.aborted; t++) {
           const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
+          if (plan.slo) {
+            const answerTo = mode === 'text' ? process.stdout : process.stderr;
+            const hooks = { signal: stop.load, ...interference.hooks };
+            const r = await searchCell(session, cell.options, plan.slo, label, hooks, answerTo);
+            results.push(r);
+            if (r.incomplete) break;
+            continue;
+          }
           const r = await session.runCell(cell.options, {
             signal: stop.load,
             ...interference.hooks,

@@ -447,7 +447,8 @@ export interface Warning {
     | 'STALL'
     | 'BUSY_HOST'
     | 'CPU_STEAL'
-    | 'DRIFT';
+    | 'DRIFT'
+    | 'SLO_UNBRACKETED';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.
@@ -557,6 +558,10 @@ export interface Workload {
   arrival: 'constant' | 'poisson';
   threads: number;
   preload: boolean;
+  /**
+   * A throughput-at-latency-objective cell (run --slo): its objectives in canonical form, e.g. `p99<=1000us,p99.9<=5000us`. Absent for every other cell; fingerprinted only when present.
+   */
+  slo?: string;
 }
 /**
  * One run of a cell's workload.
@@ -592,6 +597,7 @@ export interface Trial {
   redirects?: Redirects;
   errorReplies?: ErrorReplies;
   stall?: Stall;
+  sloSearch?: SloSearch;
   incomplete: boolean;
   incompleteReason?: IncompleteReason;
   error: string | null;
@@ -708,6 +714,106 @@ export interface Stall {
    * When the wait began, in seconds from the start of the measured phase.
    */
   atSec: number;
+}
+/**
+ * A search for the highest offered rate at which every objective holds and the server keeps up: an exponential ramp from an eighth of a closed-loop probe, then bisection, within a time budget.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "SloSearch".
+ */
+export interface SloSearch {
+  /**
+   * @maxItems 32
+   */
+  objectives: SloObjective[];
+  budgetSec: number;
+  elapsedSec: number;
+  /**
+   * The closed-loop throughput the ramp started from (at an eighth of it); null when there was none.
+   */
+  probeOpsPerSec: number | null;
+  /**
+   * @maxItems 64
+   */
+  steps: SloStep[];
+  /**
+   * The highest passing offered rate, when the search bracketed it; null otherwise (outcome says why).
+   */
+  answerOpsPerSec: number | null;
+  /**
+   * The last passing and the first failing offered rate: the answer's uncertainty.
+   */
+  bracket: {
+    passOpsPerSec: number | null;
+    failOpsPerSec: number | null;
+  };
+  outcome:
+    | 'bracketed'
+    | 'client-bound'
+    | 'objective-never-met'
+    | 'server-disturbed'
+    | 'unbounded'
+    | 'interrupted';
+  /**
+   * Why the search could not bracket an answer; null when it did.
+   */
+  reason: string | null;
+}
+/**
+ * The percentile `percentile` of the response time (timed from the intended send) must be at most maxUs.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "SloObjective".
+ */
+export interface SloObjective {
+  percentile: number;
+  maxUs: number;
+}
+/**
+ * One offered rate of a search, run open loop after a warm-up.
+ *
+ * This interface was referenced by `ResultV1`'s JSON-Schema
+ * via the `definition` "SloStep".
+ */
+export interface SloStep {
+  /**
+   * The open-loop send rate asked for.
+   */
+  offeredOpsPerSec: number;
+  /**
+   * Replies to the requests sent in the measured phase, per second of it: the step keeps up when this is at least 99% of the offered rate.
+   */
+  achievedOpsPerSec: number;
+  /**
+   * The measured phase's planned length.
+   */
+  durationSec: number;
+  warmupSec: number;
+  completed: number;
+  /**
+   * Requests the schedule made due in the measured phase and not answered in it: a queue that grew.
+   */
+  backlog: number;
+  /**
+   * Replies beyond the strictest objective's percentile: how many samples its estimate rests on.
+   */
+  tailSamples: number;
+  /**
+   * Each objective's percentile of the response time, in the objectives' order.
+   *
+   * @maxItems 32
+   */
+  percentilesUs: number[];
+  responseTimeUs: Latency;
+  responseHistogram: Base64Histogram;
+  saturation: Saturation;
+  pass: boolean;
+  /**
+   * Why the step failed, one reason each; empty when it passed.
+   *
+   * @maxItems 32
+   */
+  failures: string[];
 }
 /**
  * What else ran on the client's host during the cell's measured intervals (not warm-up), from /proc; over several trials, the most disturbed trial's fractions and run queue, and the context switches summed. Null figures (and a note) off Linux.

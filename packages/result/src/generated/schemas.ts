@@ -956,6 +956,7 @@ export const resultV1Schema = {
             'BUSY_HOST',
             'CPU_STEAL',
             'DRIFT',
+            'SLO_UNBRACKETED',
           ],
         },
         message: {
@@ -1361,6 +1362,14 @@ export const resultV1Schema = {
         preload: {
           type: 'boolean',
         },
+        slo: {
+          description:
+            'A throughput-at-latency-objective cell (run --slo): its objectives in canonical form, e.g. `p99<=1000us,p99.9<=5000us`. Absent for every other cell; fingerprinted only when present.',
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^p[0-9.]+<=[0-9.]+us(,p[0-9.]+<=[0-9.]+us)*$',
+        },
       },
     },
     Trial: {
@@ -1466,6 +1475,9 @@ export const resultV1Schema = {
         },
         stall: {
           $ref: '#/$defs/Stall',
+        },
+        sloSearch: {
+          $ref: '#/$defs/SloSearch',
         },
         incomplete: {
           type: 'boolean',
@@ -1681,6 +1693,201 @@ export const resultV1Schema = {
           type: 'string',
           maxLength: 500,
           pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+        },
+      },
+    },
+    SloObjective: {
+      description:
+        'The percentile `percentile` of the response time (timed from the intended send) must be at most maxUs.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['percentile', 'maxUs'],
+      properties: {
+        percentile: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          exclusiveMaximum: 100,
+        },
+        maxUs: {
+          type: 'number',
+          exclusiveMinimum: 0,
+        },
+      },
+    },
+    SloStep: {
+      description: 'One offered rate of a search, run open loop after a warm-up.',
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'offeredOpsPerSec',
+        'achievedOpsPerSec',
+        'durationSec',
+        'warmupSec',
+        'completed',
+        'backlog',
+        'tailSamples',
+        'percentilesUs',
+        'responseTimeUs',
+        'responseHistogram',
+        'saturation',
+        'pass',
+        'failures',
+      ],
+      properties: {
+        offeredOpsPerSec: {
+          description: 'The open-loop send rate asked for.',
+          type: 'number',
+          exclusiveMinimum: 0,
+        },
+        achievedOpsPerSec: {
+          description:
+            'Replies to the requests sent in the measured phase, per second of it: the step keeps up when this is at least 99% of the offered rate.',
+          type: 'number',
+          minimum: 0,
+        },
+        durationSec: {
+          description: "The measured phase's planned length.",
+          type: 'number',
+          exclusiveMinimum: 0,
+        },
+        warmupSec: {
+          type: 'number',
+          minimum: 0,
+        },
+        completed: {
+          type: 'integer',
+          minimum: 0,
+        },
+        backlog: {
+          description:
+            'Requests the schedule made due in the measured phase and not answered in it: a queue that grew.',
+          type: 'integer',
+          minimum: 0,
+        },
+        tailSamples: {
+          description:
+            "Replies beyond the strictest objective's percentile: how many samples its estimate rests on.",
+          type: 'integer',
+          minimum: 0,
+        },
+        percentilesUs: {
+          description: "Each objective's percentile of the response time, in the objectives' order.",
+          type: 'array',
+          maxItems: 32,
+          items: {
+            type: 'number',
+            minimum: 0,
+          },
+        },
+        responseTimeUs: {
+          $ref: '#/$defs/Latency',
+        },
+        responseHistogram: {
+          $ref: '#/$defs/Base64Histogram',
+        },
+        saturation: {
+          $ref: '#/$defs/Saturation',
+        },
+        pass: {
+          type: 'boolean',
+        },
+        failures: {
+          description: 'Why the step failed, one reason each; empty when it passed.',
+          type: 'array',
+          maxItems: 32,
+          items: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 500,
+            pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
+          },
+        },
+      },
+    },
+    SloSearch: {
+      description:
+        'A search for the highest offered rate at which every objective holds and the server keeps up: an exponential ramp from an eighth of a closed-loop probe, then bisection, within a time budget.',
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'objectives',
+        'budgetSec',
+        'elapsedSec',
+        'probeOpsPerSec',
+        'steps',
+        'answerOpsPerSec',
+        'bracket',
+        'outcome',
+        'reason',
+      ],
+      properties: {
+        objectives: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 32,
+          items: {
+            $ref: '#/$defs/SloObjective',
+          },
+        },
+        budgetSec: {
+          type: 'number',
+          exclusiveMinimum: 0,
+        },
+        elapsedSec: {
+          type: 'number',
+          minimum: 0,
+        },
+        probeOpsPerSec: {
+          description:
+            'The closed-loop throughput the ramp started from (at an eighth of it); null when there was none.',
+          type: ['number', 'null'],
+          minimum: 0,
+        },
+        steps: {
+          type: 'array',
+          maxItems: 64,
+          items: {
+            $ref: '#/$defs/SloStep',
+          },
+        },
+        answerOpsPerSec: {
+          description:
+            'The highest passing offered rate, when the search bracketed it; null otherwise (outcome says why).',
+          type: ['number', 'null'],
+          minimum: 0,
+        },
+        bracket: {
+          description: "The last passing and the first failing offered rate: the answer's uncertainty.",
+          type: 'object',
+          additionalProperties: false,
+          required: ['passOpsPerSec', 'failOpsPerSec'],
+          properties: {
+            passOpsPerSec: {
+              type: ['number', 'null'],
+              minimum: 0,
+            },
+            failOpsPerSec: {
+              type: ['number', 'null'],
+              minimum: 0,
+            },
+          },
+        },
+        outcome: {
+          enum: [
+            'bracketed',
+            'client-bound',
+            'objective-never-met',
+            'server-disturbed',
+            'unbounded',
+            'interrupted',
+          ],
+        },
+        reason: {
+          description: 'Why the search could not bracket an answer; null when it did.',
+          type: ['string', 'null'],
+          maxLength: 2000,
+          pattern:
+            '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
       },
     },

@@ -1,0 +1,19 @@
+export {
+  canonicalObjectives,
+  describeObjectives,
+  MAX_OBJECTIVES,
+  parseObjectives,
+  SLO_SYNTAX,
+  SloSyntaxError,
+} from './objectives.js';
+export {
+  DEFAULT_SLO_BUDGET_SEC,
+  RESOLUTION,
+  runSloSearch,
+  type SloSearchHooks,
+  type SloSearchOptions,
+  type SloSearchRun,
+  stepDurationSec,
+  TAIL_SAMPLES,
+} from './search.js';
+export { type JudgedStep, judgeStep, MIN_ACHIEVED_RATIO } from './step.js';

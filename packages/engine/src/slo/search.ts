@@ -1,0 +1,236 @@
+import type { SloObjective, SloSearch, SloStep } from '@redis-benchdb/result';
+import type { CellOptions } from '../options.js';
+import type { BenchSession, CellResult, RunCellHooks } from '../session.js';
+import { canonicalObjectives } from './objectives.js';
+import { type JudgedStep, judgeStep } from './step.js';
+
+export { DEFAULT_SLO_BUDGET_SEC } from '../options.js';
+/**
+ * Replies each step aims to have beyond the strictest percentile. The count beyond a percentile is
+ * about Poisson-distributed, so with 100 of them it is known to ±20% (95%): a p99 read from such a
+ * step is the true p98.8 to p99.2, close enough that a pass or fail is the server's, not chance's.
+ * p99 needs 10,000 replies, p99.9 100,000: a step lasts that long at its rate, within the bounds below.
+ */
+export const TAIL_SAMPLES = 100;
+export const MIN_STEP_SEC = 1;
+/** Load before each step's measurement: connections open, the server's queues settle at the new rate. */
+export const STEP_WARMUP_SEC = 0.5;
+/** The closed-loop probe whose throughput the ramp starts from (a quarter of it). */
+export const PROBE_SEC = 1;
+/** Bisection stops when the bracket is this narrow, relative to its passing end. */
+export const RESOLUTION = 0.05;
+/** The ramp steps down (by 4) this many times when its first rate already fails. */
+const MAX_STEPS_DOWN = 3;
+/** Opening connections and worker threads, reading INFO before and after: per step. */
+const STEP_OVERHEAD_SEC = 0.3;
+
+export interface SloSearchOptions {
+  objectives: SloObjective[];
+  /** @default DEFAULT_SLO_BUDGET_SEC */
+  budgetSec: number;
+}
+
+export interface SloSearchHooks extends Pick<RunCellHooks, 'signal' | 'onMeasureStart' | 'onMeasureEnd'> {
+  /** Each step as soon as it is judged: to print progress. */
+  onStep?: (step: SloStep, index: number) => void;
+}
+
+/** The search as recorded, and the trial that stands for it: the answer's step (else the last one run). */
+export interface SloSearchRun {
+  search: SloSearch;
+  trial: CellResult;
+}
+
+/** A step's measured phase: long enough for TAIL_SAMPLES beyond the strictest percentile, within bounds. */
+export function stepDurationSec(rate: number, strictestPercentile: number, budgetSec: number): number {
+  const samples = TAIL_SAMPLES / (1 - strictestPercentile / 100);
+  const longest = Math.max(MIN_STEP_SEC, budgetSec / 10);
+  return Math.round(Math.min(longest, Math.max(MIN_STEP_SEC, samples / rate)) * 1000) / 1000;
+}
+
+/**
+ * The highest open-loop rate at which every objective holds and the server keeps up: a closed-loop
+ * probe, an exponential ramp from a quarter of its throughput (down instead, when that fails), then
+ * bisection of [last pass, first fail] down to RESOLUTION, all within the budget.
+ */
+export async function runSloSearch(
+  session: BenchSession,
+  base: CellOptions,
+  options: SloSearchOptions,
+  hooks: SloSearchHooks = {},
+): Promise<SloSearchRun> {
+  const { objectives, budgetSec } = options;
+  const strictest = objectives[objectives.length - 1]!.percentile;
+  const cellHooks: RunCellHooks = {
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onMeasureStart ? { onMeasureStart: hooks.onMeasureStart } : {}),
+    ...(hooks.onMeasureEnd ? { onMeasureEnd: hooks.onMeasureEnd } : {}),
+  };
+  const open = { ...base, requests: undefined };
+  const probe = await session.runCell(
+    { ...open, rateOpsPerSec: undefined, durationSec: PROBE_SEC },
+    cellHooks,
+  );
+  const started = performance.now();
+  const state = new SearchState();
+
+  const run = async (rate: number): Promise<JudgedStep | null> => {
+    const durationSec = stepDurationSec(rate, strictest, budgetSec);
+    const elapsed = (performance.now() - started) / 1000;
+    if (elapsed + STEP_WARMUP_SEC + durationSec + STEP_OVERHEAD_SEC > budgetSec) return null;
+    const r = await session.runCell(
+      { ...open, rateOpsPerSec: rate, durationSec, warmupSec: STEP_WARMUP_SEC },
+      cellHooks,
+    );
+    const judged = judgeStep(r, rate, durationSec, STEP_WARMUP_SEC, objectives);
+    state.record(judged, r);
+    hooks.onStep?.(judged.step, state.steps.length - 1);
+    // Ctrl-C cuts the step short: that is no fault of the server's.
+    if (hooks.signal?.aborted) {
+      state.end('interrupted', 'the run was interrupted');
+      return null;
+    }
+    return judged;
+  };
+
+  if (probe.incomplete || probe.completed === 0) {
+    state.end('server-disturbed', `the closed-loop probe failed: ${probe.error ?? 'no replies'}`);
+  } else {
+    await ramp(state, run, niceRate(probe.opsPerSec / 4), hooks.signal);
+    if (state.outcome === null) await bisect(state, run, hooks.signal);
+  }
+  const search = state.finish(objectives, budgetSec, (performance.now() - started) / 1000, probe);
+  const shown = state.passResult ?? state.lastResult ?? probe;
+  return {
+    search,
+    trial: {
+      ...shown,
+      workload: {
+        ...shown.workload,
+        slo: canonicalObjectives(objectives),
+        rateOpsPerSec: undefined,
+        requests: undefined,
+      },
+      sloSearch: search,
+    },
+  };
+}
+
+type Step = (rate: number) => Promise<JudgedStep | null>;
+
+/** Double from the start until a rate fails; when the first fails, divide by 4 until one passes. */
+async function ramp(state: SearchState, run: Step, start: number, signal?: AbortSignal): Promise<void> {
+  let rate = start;
+  let down = 0;
+  for (;;) {
+    if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
+    const j = await run(rate);
+    if (j === null || state.judge(j)) return;
+    if (j.step.pass) {
+      if (state.failOpsPerSec !== null) return; // stepped down to a pass: bracketed
+      rate = niceRate(rate * 2);
+    } else if (state.passOpsPerSec !== null) {
+      return;
+    } else if (down < MAX_STEPS_DOWN && rate > 1) {
+      down++;
+      rate = niceRate(rate / 4);
+    } else {
+      return state.end(
+        'objective-never-met',
+        `the objectives failed even at ${fmt(rate)} ops/s offered (${j.step.failures.join('; ')})`,
+      );
+    }
+  }
+}
+
+async function bisect(state: SearchState, run: Step, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const pass = state.passOpsPerSec;
+    const fail = state.failOpsPerSec;
+    if (pass === null || fail === null || fail - pass <= RESOLUTION * pass) return;
+    const mid = niceRate((pass + fail) / 2);
+    if (mid <= pass || mid >= fail) return;
+    if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
+    const j = await run(mid);
+    if (j === null || state.judge(j)) return;
+  }
+}
+
+/** What the search has learnt so far. */
+class SearchState {
+  readonly steps: SloStep[] = [];
+  passOpsPerSec: number | null = null;
+  failOpsPerSec: number | null = null;
+  passResult: CellResult | null = null;
+  lastResult: CellResult | null = null;
+  outcome: SloSearch['outcome'] | null = null;
+  reason: string | null = null;
+
+  record(j: JudgedStep, r: CellResult): void {
+    this.steps.push(j.step);
+    this.lastResult = r;
+    const rate = j.step.offeredOpsPerSec;
+    if (j.step.pass && (this.passOpsPerSec === null || rate > this.passOpsPerSec)) {
+      this.passOpsPerSec = rate;
+      this.passResult = r;
+    } else if (!j.step.pass && (this.failOpsPerSec === null || rate < this.failOpsPerSec)) {
+      this.failOpsPerSec = rate;
+    }
+  }
+
+  /** Ends the search when the step says it cannot go on; true if it did. */
+  judge(j: JudgedStep): boolean {
+    if (j.disturbed) this.end('server-disturbed', `at ${fmt(j.step.offeredOpsPerSec)} ops/s: ${j.disturbed}`);
+    else if (j.clientLimited) {
+      const s = j.step.saturation;
+      this.end(
+        'client-bound',
+        `at ${fmt(j.step.offeredOpsPerSec)} ops/s offered the client achieved ${fmt(j.step.achievedOpsPerSec)} while the server's main thread was busy ${s.serverMainThreadCpuShare ?? 'an unknown share'} of the time (client event loop ${s.clientEventLoopUtilization.join(', ')}): the client, not the server, is the limit. Add --threads, or run the client on another machine`,
+      );
+    }
+    return this.outcome !== null;
+  }
+
+  end(outcome: SloSearch['outcome'], reason: string): void {
+    this.outcome = outcome;
+    this.reason = reason;
+  }
+
+  finish(objectives: SloObjective[], budgetSec: number, elapsedSec: number, probe: CellResult): SloSearch {
+    const bracketed = this.passOpsPerSec !== null && this.failOpsPerSec !== null;
+    if (this.outcome === null) {
+      if (bracketed) this.outcome = 'bracketed';
+      else if (this.passOpsPerSec !== null)
+        this.end(
+          'unbounded',
+          `every rate up to ${fmt(this.passOpsPerSec)} ops/s passed and the ${budgetSec} s budget ran out before one failed (raise --slo-budget)`,
+        );
+      else
+        this.end(
+          'objective-never-met',
+          `no step passed within the ${budgetSec} s budget (raise --slo-budget)`,
+        );
+    }
+    return {
+      objectives,
+      budgetSec,
+      elapsedSec: Math.round(elapsedSec * 1000) / 1000,
+      probeOpsPerSec: probe.completed > 0 ? probe.opsPerSec : null,
+      steps: this.steps,
+      answerOpsPerSec: this.outcome === 'bracketed' ? this.passOpsPerSec : null,
+      bracket: { passOpsPerSec: this.passOpsPerSec, failOpsPerSec: this.failOpsPerSec },
+      outcome: this.outcome!,
+      reason: this.outcome === 'bracketed' ? null : this.reason,
+    };
+  }
+}
+
+/** A rate a reader can repeat: three significant digits, at least 1 op/s. */
+function niceRate(x: number): number {
+  if (x < 1) return 1;
+  const digits = Math.max(0, Math.floor(Math.log10(x)) - 2);
+  const f = 10 ** digits;
+  return Math.round(x / f) * f;
+}
+
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
