@@ -103,6 +103,8 @@ describe('the npm package', () => {
       REDIS_BENCHDB_DB: '',
       XDG_DATA_HOME: '',
       REDIS_BENCHDB_SERVER: '',
+      // pnpm exec points NODE_PATH at the workspace's packages, where better-sqlite3 is: a stranger has none.
+      NODE_PATH: '',
     };
     const install = await execFileP(
       'npm',
@@ -143,6 +145,8 @@ describe('the npm package', () => {
     // No service is set up and none was named: the result waits in the spool, and the run succeeds.
     expect(r.code, describeResult(r)).toBe(0);
     expect(r.stderr).not.toMatch(/pnpm|site:build/);
+    // Without better-sqlite3 the result is kept as a file only.
+    expect(r.stderr).not.toContain('stored in');
     const kept = /^kept in (\S+)$/m.exec(r.stderr)?.[1];
     expect(kept, r.stderr).toBe(
       path.join(home!, '.local/share/redis-benchdb/results', `${path.basename(kept ?? '')}`),
@@ -184,5 +188,11 @@ describe('the npm package', () => {
     expect(noServer.stderr).toContain('1 result in');
     expect(noServer.stderr).toContain('there is no public service yet');
     expect(existsSync(spooled)).toBe(true); // nothing lost
+
+    // What needs SQLite says so, and how to add it, instead of failing at start-up.
+    const exported = await runCli(['export', '--jsonl'], opts);
+    expect(exported.code, describeResult(exported)).toBe(1);
+    expect(exported.stderr).toContain('needs the local SQLite database');
+    expect(exported.stderr).toContain('npx -p redis-benchdb -p better-sqlite3 redis-benchdb export --jsonl');
   });
 });
