@@ -189,6 +189,14 @@ describe('the npm package', () => {
     expect(noServer.stderr).toContain('there is no public service yet');
     expect(existsSync(spooled)).toBe(true); // nothing lost
 
+    // Hint: replace the signing key (run made one); keygen refuses to overwrite it and says how.
+    const keygen = await runCli(['keygen'], opts);
+    expect(keygen.code, describeResult(keygen)).toBe(1);
+    const force = /To replace it anyway: (npx redis-benchdb keygen --force)$/m.exec(keygen.stderr)?.[1];
+    expect(force, keygen.stderr).toBeDefined();
+    const forced = await shell(force!);
+    expect(forced.code, describeResult(forced)).toBe(0);
+
     // What needs SQLite says so, and how to add it, instead of failing at start-up.
     const exported = await runCli(['export', '--jsonl'], opts);
     expect(exported.code, describeResult(exported)).toBe(1);
