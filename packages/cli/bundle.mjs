@@ -7,13 +7,34 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+// better-sqlite3 is native, so it is not a dependency of the runner (an npx install must compile
+// nothing): it is an optional peer. A static import of it would be loaded at start-up and fail
+// where it is not installed, so the bundle gets a stand-in that requires it only when a database is
+// opened (db/open.ts is the one place that calls it, with `new Database(...)`). Where it is missing,
+// that throws MODULE_NOT_FOUND, which run/local-database.ts turns into "kept as a file only".
+const lazySqlite = {
+  name: 'lazy-better-sqlite3',
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: 'better-sqlite3', namespace: 'lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: `import { createRequire } from 'node:module';
+export default function Database(...args) {
+  const Real = createRequire(import.meta.url)('better-sqlite3');
+  return new Real(...args);
+}`,
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Every registry dependency stays external (native ones like better-sqlite3 must), and only those.
+  // Every registry dependency stays external, and only those.
   external: Object.keys(pkg.dependencies),
+  plugins: [lazySqlite],
   logLevel: 'warning',
 };
 await build({

@@ -22,4 +22,5 @@ export const COMMANDS: CommandList = {
   retract: async () => (await import('./commands/retract.js')).default,
   keygen: async () => (await import('./commands/keygen.js')).default,
   verify: async () => (await import('./commands/verify.js')).default,
+  view: async () => (await import('./commands/view.js')).default,
 };

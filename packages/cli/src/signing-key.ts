@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey, keyFingerprint, publicKeyFromPrivate } from '@redis-benchdb/result';
 import { CliError } from './errors.js';
+import { cliName } from './run/invocation.js';
 
 /**
  * Where the signing key lives: $REDIS_BENCHDB_CONFIG_DIR, else $XDG_CONFIG_HOME/redis-benchdb,
@@ -32,7 +33,7 @@ export async function createKey(opts: { force?: boolean; dir?: string } = {}): P
   if (!opts.force && (await exists(paths.privateKey))) {
     const existing = await loadKey(dir);
     throw new CliError(
-      `a signing key already exists at ${paths.privateKey} (${existing!.fingerprint}). Keep it: results you signed with it stay yours. To replace it anyway: redis-benchdb keygen --force`,
+      `a signing key already exists at ${paths.privateKey} (${existing!.fingerprint}). Keep it: results you signed with it stay yours. To replace it anyway: ${cliName()} keygen --force`,
       'ERR_KEY_EXISTS',
     );
   }

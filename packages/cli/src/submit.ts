@@ -4,7 +4,6 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { contentId } from '@redis-benchdb/result';
 import { cliName, shellQuote } from './run/invocation.js';
-import { configDir } from './signing-key.js';
 
 /**
  * Submitting talks to the ingest service over HTTP only. A submission the service could not take
@@ -12,32 +11,19 @@ import { configDir } from './signing-key.js';
  * one it refused (4xx) moves to spool/refused with the reason. Nothing is ever dropped.
  */
 
-/** --server, else $REDIS_BENCHDB_SERVER, else "server" in <config dir>/config.json, else null. */
-export async function serverUrl(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string | null> {
-  if (flag) return flag.replace(/\/+$/, '');
-  if (env.REDIS_BENCHDB_SERVER) return env.REDIS_BENCHDB_SERVER.replace(/\/+$/, '');
-  try {
-    const config = JSON.parse(await readFile(join(configDir(env), 'config.json'), 'utf8')) as {
-      server?: unknown;
-    };
-    return typeof config.server === 'string' && config.server ? config.server.replace(/\/+$/, '') : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The spool of the database at `dbPath` (default: the default database): a folder beside it. */
 export function spoolDir(dbPath?: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(dirname(dbPath ?? defaultDatabasePath(env)), 'spool');
 }
 
-/** The command that sends the spool of `dbPath` later, as the user can paste it. */
-export function pendingHint(dbPath: string | undefined): string {
+/**
+ * The command that sends the spool of `dbPath` later, as the user can paste it. With no service
+ * known (`withServer`), it ends in `--server URL`: the one word the user must fill in.
+ */
+export function pendingHint(dbPath: string | undefined, withServer = false): string {
   // Absolute: the hint must work from whatever directory it is pasted in.
-  return `${cliName()} submit --pending${dbPath ? ` --db ${shellQuote(resolve(dbPath))}` : ''}`;
+  const db = dbPath ? ` --db ${shellQuote(resolve(dbPath))}` : '';
+  return `${cliName()} submit --pending${db}${withServer ? ' --server URL' : ''}`;
 }
 
 /** Where one cohort puts a result's cell, as the service's submit response says (server ranks.ts). */
@@ -151,13 +137,14 @@ export interface SpoolEntry {
  * different files never collide and the same result twice is one entry. The services it is for are
  * kept beside it (`<id>.servers`), so `submit --pending` sends each where it was meant to go.
  */
-export async function spool(body: string, server: string, dbPath?: string): Promise<string> {
+export async function spool(body: string, server: string | null, dbPath?: string): Promise<string> {
   const dir = spoolDir(dbPath);
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${entryId(body)}.json`);
   await writeAtomically(path, body);
   const servers = await readServers(path);
-  if (!servers.includes(server)) await writeServers(path, [...servers, server]);
+  // No service named: the entry says nothing, and `submit --pending --server URL` sends it there.
+  if (server !== null && !servers.includes(server)) await writeServers(path, [...servers, server]);
   return path;
 }
 

@@ -10,7 +10,18 @@ import { assertBuilt, BIN, CLI_DIR } from './helpers/cli.js';
 // writes NAME-changed.txt beside the stored file: look at the difference, and when the new text is
 // meant, move it over the stored one. A missing snapshot is written from the current output.
 const SNAPSHOTS = path.join(CLI_DIR, 'test', 'snapshots', 'help');
-const COMMANDS = ['run', 'sysinfo', 'cleanup', 'import', 'export', 'submit', 'retract', 'keygen', 'verify'];
+const COMMANDS = [
+  'run',
+  'sysinfo',
+  'cleanup',
+  'import',
+  'export',
+  'submit',
+  'retract',
+  'keygen',
+  'verify',
+  'view',
+];
 
 async function help(args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };

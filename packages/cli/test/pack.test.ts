@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,16 +11,18 @@ import { VERSION } from '../src/version.js';
 import {
   CLI_DIR,
   describeResult,
-  readEnvelope,
   removeTempDirs,
   runCli,
+  type SpawnOptions,
   stopServers,
-  tempDir,
   testServer,
 } from './helpers/cli.js';
 
-// `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs and
-// runs in an empty directory, with no workspace around it: what `npx redis-benchdb` will get.
+// `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs in an
+// empty directory, with an empty home directory and npm cache and no workspace around it, compiles
+// nothing (better-sqlite3 is only an optional peer), and whose every printed hint works when an npx
+// user pastes it. No step has a wall-clock limit: each waits for its process (the machine may be
+// busy); vitest's timeout is only the backstop.
 
 const execFileP = promisify(execFile);
 const pkg = JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8')) as {
@@ -27,9 +30,12 @@ const pkg = JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8'))
   version: string;
   bin: Record<string, string>;
   dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 const tarball = `${pkg.name}-${pkg.version}.tgz`;
 const cleanup: string[] = [];
+const BACKSTOP_MS = 30 * 60_000;
 
 afterAll(async () => {
   await stopServers();
@@ -37,97 +43,164 @@ afterAll(async () => {
   await Promise.all(cleanup.splice(0).map((p) => rm(p, { recursive: true, force: true })));
 });
 
+/** Every file under `dir` whose name ends with `suffix` (a compiled addon is a .node file). */
+function filesEnding(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(suffix));
+}
+
 describe('the npm package', () => {
-  it("VERSION in src/version.ts is package.json's version", () => {
+  it("VERSION in src/version.ts is package.json's version; better-sqlite3 is an optional peer only", () => {
     expect(VERSION).toBe(pkg.version);
     expect(pkg.bin['redis-benchdb']).toBe('./bundle/bin.js');
-  });
-
-  // better-sqlite3 compiles from source where no prebuilt binary can be fetched: about a minute.
-  it('npm pack gives a tarball that installs in an empty directory and runs', {
-    timeout: 360_000,
-  }, async () => {
-    const packed = path.join(CLI_DIR, tarball);
-    cleanup.push(packed);
-    const { stdout } = await execFileP('npm', ['pack', '--json'], {
-      cwd: CLI_DIR,
-      timeout: 120_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    expect(info!.filename).toBe(tarball);
-    expect(existsSync(packed)).toBe(true);
-    // Only the bundle and package.json: the worker is bundled beside the bin.
-    expect(info!.files.map((f) => f.path).sort()).toEqual([
-      'bundle/bin.js',
-      'bundle/worker.js',
-      'package.json',
-    ]);
-    // The private workspace packages are inside the bundle, not dependencies.
-    // The registry packages they use (bundle.mjs keeps them external) are.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       'ajv',
       'ajv-formats',
-      'better-sqlite3',
       'canonicalize',
       'commander',
       'hdr-histogram-js',
       'ioredis',
       'systeminformation',
     ]);
+    expect(pkg.peerDependencies['better-sqlite3']).toBeDefined();
+    expect(pkg.peerDependenciesMeta['better-sqlite3']?.optional).toBe(true);
+  });
+
+  it('installs from the tarball with no native build, runs, and every hint it prints works', {
+    timeout: BACKSTOP_MS,
+  }, async () => {
+    const packed = path.join(CLI_DIR, tarball);
+    cleanup.push(packed);
+    const { stdout } = await execFileP('npm', ['pack', '--json'], { cwd: CLI_DIR, maxBuffer: 16 << 20 });
+    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    expect(info!.filename).toBe(tarball);
+    expect(info!.files.map((f) => f.path).sort()).toEqual([
+      'bundle/bin.js',
+      'bundle/worker.js',
+      'package.json',
+    ]);
     const bundled = readFileSync(path.join(CLI_DIR, 'bundle/bin.js'), 'utf8');
     expect(bundled.startsWith('#!/usr/bin/env node')).toBe(true);
     expect(bundled).not.toMatch(/from ['"]@redis-benchdb\//);
-    // The ingest service is its own bin (packages/server): the runner carries no HTTP framework.
+    // No static import of the native module: it is required only when a database is opened.
+    expect(bundled).not.toMatch(/from ['"]better-sqlite3['"]/);
     expect(bundled).not.toMatch(/fastify/);
 
-    const dir = await mkdtemp(path.join(tmpdir(), 'rbdb-pack-'));
-    cleanup.push(dir);
-    await rename(packed, path.join(dir, tarball));
-    await execFileP('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`], {
-      cwd: dir,
-      timeout: 300_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const bin = path.join(dir, 'node_modules/.bin/redis-benchdb');
-    expect(existsSync(bin)).toBe(true);
+    // A stranger's machine: an empty directory, home directory and npm cache.
+    const root = await mkdtemp(path.join(tmpdir(), 'rbdb-pack-'));
+    cleanup.push(root);
+    const [dir, home, cache] = ['project', 'home', 'npm-cache'].map((d) => path.join(root, d));
+    await Promise.all([dir, home, cache].map((d) => mkdir(d!)));
+    await rename(packed, path.join(dir!, tarball));
+    const env: Record<string, string> = {
+      HOME: home!,
+      npm_config_cache: cache!,
+      npm_config_userconfig: path.join(home!, '.npmrc'),
+      REDIS_BENCHDB_CONFIG_DIR: '',
+      XDG_CONFIG_HOME: '',
+      REDIS_BENCHDB_DB: '',
+      XDG_DATA_HOME: '',
+      REDIS_BENCHDB_SERVER: '',
+      // pnpm exec points NODE_PATH at the workspace's packages, where better-sqlite3 is: a stranger has none.
+      NODE_PATH: '',
+    };
+    const install = await execFileP(
+      'npm',
+      ['install', '--prefer-online', '--no-audit', '--no-fund', '--foreground-scripts', `./${tarball}`],
+      { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 16 << 20 },
+    );
+    const installLog = install.stdout + install.stderr;
+    expect(installLog).not.toMatch(/node-gyp|prebuild-install/);
+    expect(existsSync(path.join(dir!, 'node_modules/better-sqlite3'))).toBe(false);
+    expect(filesEnding(path.join(dir!, 'node_modules'), '.node')).toEqual([]);
 
-    const v = await runCli(['-v'], { cwd: dir, command: [bin] });
-    expect(v.code).toBe(0);
-    expect(v.stdout.trim()).toBe(pkg.version);
+    // As an npx user runs it: `npx redis-benchdb ...` in that directory.
+    const opts: SpawnOptions = { cwd: dir, command: ['npx', 'redis-benchdb'], env, timeoutMs: BACKSTOP_MS };
+    const help = await runCli(['--help'], opts);
+    expect(help.code, describeResult(help)).toBe(0);
+    expect(help.stdout).toContain('view');
 
     const server = await testServer();
+    const out = path.join(root, 'r.json');
     const r = await runCli(
-      ['run', '-t', 'get', '-n', '2000', '-c', '10', '-p', String(server.port), '--json'],
-      {
-        cwd: dir,
-        command: [bin],
-      },
+      [
+        'run',
+        '-t',
+        'get',
+        '-n',
+        '2000',
+        '-c',
+        '5',
+        '-p',
+        String(server.port),
+        '-q',
+        '--out',
+        out,
+        '--submit',
+      ],
+      opts,
     );
-    expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as ResultV1;
-    expect(doc.runner.version).toBe(pkg.version);
-    expect(doc.target.port).toBe(server.port);
-    expect(doc.cells).toHaveLength(1);
-    expect(doc.cells[0]).toMatchObject({ test: 'GET', completed: 2000, requested: 2000, incomplete: false });
-    expect(doc.cells[0]!.crossCheck.status).toBe('match');
-    expect(doc.cells[0]!.latencyUs.p50Us).toBeGreaterThan(0);
-    expect(doc.environment.server.version).toBe(server.version);
+    // No service is set up and none was named: the result waits in the spool, and the run succeeds.
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(r.stderr).not.toMatch(/pnpm|site:build/);
+    // Without better-sqlite3 the result is kept as a file only.
+    expect(r.stderr).not.toContain('stored in');
+    const kept = /^kept in (\S+)$/m.exec(r.stderr)?.[1];
+    expect(kept, r.stderr).toBe(
+      path.join(home!, '.local/share/redis-benchdb/results', `${path.basename(kept ?? '')}`),
+    );
+    expect(existsSync(kept!)).toBe(true);
+    const id = path.basename(kept!, '.json');
+    const shell = (hint: string) => runCli([], { ...opts, command: ['bash', '-c', hint] });
 
-    // Signing and verifying work from the tarball too (the schemas and ajv are found at run time).
-    const out = path.join(await tempDir(), 'r.json');
-    const signed = await runCli(
-      ['run', '-t', 'get', '-n', '1000', '-c', '5', '-p', String(server.port), '-q', '--out', out],
-      { cwd: dir, command: [bin] },
-    );
-    expect(signed.code, describeResult(signed)).toBe(0);
-    const { envelope, payload } = await readEnvelope(out);
-    expect(payload.runner.version).toBe(pkg.version);
-    const verified = await runCli(['verify', out], { cwd: dir, command: [bin] });
+    // Hint: look at it (view writes a page and prints its file URL).
+    const viewHint = /^look at it: (npx redis-benchdb view [0-9a-f]{64})/m.exec(r.stderr)?.[1];
+    expect(viewHint, r.stderr).toBe(`npx redis-benchdb view ${id}`);
+    const viewed = await shell(viewHint!);
+    expect(viewed.code, describeResult(viewed)).toBe(0);
+    const url = /^open it in a browser: (file:\S+)$/m.exec(viewed.stdout)?.[1];
+    const page = readFileSync(fileURLToPath(url!), 'utf8');
+    const doc = JSON.parse(JSON.parse(readFileSync(kept!, 'utf8')).payload) as ResultV1;
+    expect(page).toContain(id);
+    expect(page).toContain('<th scope="row">GET</th>');
+    expect(page).toContain((doc.cells[0]!.latencyUs.p50Us / 1000).toFixed(3));
+    expect(page).toContain('signature checked');
+
+    // Hint: check the --out file.
+    const verifyHint = /check it with: (npx redis-benchdb verify \S+)\)/.exec(r.stderr)?.[1];
+    expect(verifyHint, r.stderr).toBe(`npx redis-benchdb verify ${out}`);
+    const verified = await shell(verifyHint!);
     expect(verified.code, describeResult(verified)).toBe(0);
-    expect(verified.stdout).toContain(`ok, signed by ${envelope.keyFingerprint}`);
+    expect(verified.stdout).toContain('ok, signed by');
+
+    // Hint: send it later. Pasted as printed, URL is the word to fill in; without it, it says so.
+    const pending = /send it later with (npx redis-benchdb submit --pending --server URL)$/m.exec(
+      r.stderr,
+    )?.[1];
+    expect(pending, r.stderr).toBeDefined();
+    expect(r.stderr).toContain('there is no public service yet');
+    const spooled = path.join(home!, '.local/share/redis-benchdb/spool', `${id}.json`);
+    expect(existsSync(spooled)).toBe(true);
+    const noServer = await shell(pending!.replace(' --server URL', ''));
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr).toContain('1 result in');
+    expect(noServer.stderr).toContain('there is no public service yet');
+    expect(existsSync(spooled)).toBe(true); // nothing lost
+
+    // Hint: replace the signing key (run made one); keygen refuses to overwrite it and says how.
+    const keygen = await runCli(['keygen'], opts);
+    expect(keygen.code, describeResult(keygen)).toBe(1);
+    const force = /To replace it anyway: (npx redis-benchdb keygen --force)$/m.exec(keygen.stderr)?.[1];
+    expect(force, keygen.stderr).toBeDefined();
+    const forced = await shell(force!);
+    expect(forced.code, describeResult(forced)).toBe(0);
+
+    // What needs SQLite says so, and how to add it, instead of failing at start-up.
+    const exported = await runCli(['export', '--jsonl'], opts);
+    expect(exported.code, describeResult(exported)).toBe(1);
+    expect(exported.stderr).toContain('needs the local SQLite database');
+    expect(exported.stderr).toContain('npx -p redis-benchdb -p better-sqlite3 redis-benchdb export --jsonl');
   });
 });

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { defaultDatabasePath, exportResults, openDatabase } from '@redis-benchdb/db';
+import { defaultDatabasePath, exportResults } from '@redis-benchdb/db';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { database } from '../options/common.js';
+import { needLocalDatabase } from '../run/local-database.js';
 
 const EXPORT_OPTIONS = {
   db: database(),
@@ -25,7 +26,7 @@ export default defineCommand({
 export async function exportCommand(flags: FlagsOf<typeof EXPORT_OPTIONS>): Promise<number> {
   if (!flags.jsonl)
     throw new CliError('choose a format: --jsonl (one JSON result per line)', 'ERR_USAGE', EXIT_USAGE);
-  const db = openDatabase(flags.db ?? defaultDatabasePath(), { readonly: true });
+  const db = needLocalDatabase('export --jsonl', flags.db ?? defaultDatabasePath(), { readonly: true });
   try {
     for (const r of exportResults(db)) {
       // Respect back-pressure: a large database piped into a slow consumer must not fill memory.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { defaultDatabasePath, ingestImported, openDatabase } from '@redis-benchdb/db';
+import { defaultDatabasePath, ingestImported } from '@redis-benchdb/db';
 import {
   IMPORTED_SCHEMA_ID,
   type ImportedV1,
@@ -12,6 +12,7 @@ import { defineCommand } from '../command/define.js';
 import { custom, type FlagsOf, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { database, json } from '../options/common.js';
+import { needLocalDatabase } from '../run/local-database.js';
 
 const FORMATS = ['auto', 'redis-benchmark', 'redis-benchmark-csv', 'memtier', 'imported'] as const;
 type Format = (typeof FORMATS)[number];
@@ -49,7 +50,7 @@ export default defineCommand({
  */
 export async function importCommand(files: string[], flags: ImportFlags): Promise<number> {
   const dbPath = flags.db ?? defaultDatabasePath();
-  const db = openDatabase(dbPath);
+  const db = needLocalDatabase('import', dbPath);
   const outcomes: {
     file: string;
     ok: boolean;

@@ -1,9 +1,9 @@
 import { signRetraction } from '@redis-benchdb/db';
 import { defineCommand } from '../command/define.js';
+import { serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { ingestServer } from '../options/common.js';
 import { loadKey } from '../signing-key.js';
-import { serverUrl } from '../submit.js';
 
 export default defineCommand({
   name: 'retract',

@@ -177,11 +177,14 @@ export const RUN_OPTIONS = {
     "Redis Cluster: -h/-p name any node; the slots are read from it and each request goes to its slot's primary (MOVED and ASK are followed and counted)",
   ),
   launch: flag('--no-launch', 'never start a throwaway redis-server'),
-  store: flag('--no-store', 'do not keep the result in the local database'),
+  store: flag(
+    '--no-store',
+    'do not keep the result (a signed file in results/, and the local database when better-sqlite3 is installed)',
+  ),
   db: database(),
   submit: flag(
     '--submit',
-    'post the signed result to the ingest service (kept in a spool if it cannot be reached)',
+    'post the signed result to the ingest service; kept in the spool (exit 0) when it cannot be reached or none is named',
   ),
   server: ingestServer(' for --submit'),
   cloudMetadata: CLOUD_METADATA,
@@ -220,6 +223,11 @@ What it does:
 
   With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
+
+  Each signed result is kept as a file in ~/.local/share/redis-benchdb/results/ (beside --db;
+  XDG_DATA_HOME is respected): \`redis-benchdb view ID\` writes it as one HTML page. With --submit
+  and no service named (there is no public one yet) the result waits in the spool beside it, the
+  run still exits 0, and it prints the command that sends it later (submit --pending --server URL).
 
 Examples:
   redis-benchdb run                                   the quick suite against the local server

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag } from '../command/option.js';
+import { noServerHelp, serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { database, ingestServer, json } from '../options/common.js';
-import { configDir } from '../signing-key.js';
 import {
   type CellRank,
   pendingEntries,
@@ -11,7 +11,6 @@ import {
   postEnvelope,
   rankLines,
   type SpoolEntry,
-  serverUrl,
   setAside,
   spool,
   spoolDir,
@@ -54,9 +53,10 @@ interface Outcome {
  */
 export async function submitCommand(files: string[], flags: SubmitFlags): Promise<number> {
   const url = await serverUrl(flags.server);
-  const noServer = () =>
+  // There is no default public service yet (config.ts): say so, and what to pass instead.
+  const noServer = (what: string) =>
     new CliError(
-      `no server to submit to: pass --server URL, set REDIS_BENCHDB_SERVER, or put {"server": "URL"} in ${configDir()}/config.json`,
+      `${what}: there is no public service yet, so name one: ${noServerHelp()}. Nothing was sent, and nothing is lost.`,
       'ERR_USAGE',
       EXIT_USAGE,
     );
@@ -69,11 +69,15 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
       process.stderr.write(`nothing pending in ${spoolDir(flags.db)}\n`);
     // --server overrides where each entry was meant to go; an entry that says nothing goes to the default.
     const targets = (e: SpoolEntry) => (flags.server || e.servers.length === 0 ? [url] : e.servers);
-    if (entries.some((e) => targets(e).includes(null))) throw noServer();
+    const waiting = entries.filter((e) => targets(e).includes(null)).length;
+    if (waiting > 0)
+      throw noServer(
+        `${waiting} result${waiting === 1 ? '' : 's'} in ${spoolDir(flags.db)} wait${waiting === 1 ? 's' : ''} for a service (try ${pendingHint(flags.db, true)})`,
+      );
     for (const entry of entries)
       for (const server of targets(entry)) report.push(await sendPending(entry, server!, flags));
   } else {
-    if (!url) throw noServer();
+    if (!url) throw noServer('no server to submit to');
     for (const file of files) report.push(await sendFile(file, url, flags));
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

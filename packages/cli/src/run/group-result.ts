@@ -4,16 +4,17 @@ import type { SigningKey } from '../signing-key.js';
 import type { PlannedCells } from './cells.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import type { GroupMember } from './group-cells.js';
-import { keepAndSubmit, writeAtomically } from './keep.js';
+import { keepAndSubmit, verifyHint, writeAtomically } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { RunRequest } from './request.js';
 import { buildResultDocument, isErrorDominated } from './result-document.js';
+import type { SubmitTarget } from './signing.js';
 import type { RunStop } from './stop.js';
 
 export interface FinishContext {
   flags: RunRequest;
   planned: PlannedCells;
-  signing: { key: SigningKey; submitTo: string | null };
+  signing: { key: SigningKey; submit: SubmitTarget };
   /** The group's signals: whether it was interrupted, and the signal that stops a cleanup. */
   stop: RunStop;
   runGroup: NonNullable<ResultV1['runGroup']>;
@@ -71,7 +72,7 @@ export async function finishMember(
   const kept = await keepAndSubmit(signed, {
     store: flags.store !== false,
     db: flags.db,
-    submitTo: signing.submitTo,
+    submit: signing.submit,
   });
   if (cleanup.error) log(cleanup.error);
   else if (mode === 'text')
@@ -80,8 +81,7 @@ export async function finishMember(
     );
   if (mode === 'text')
     for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
-  if (out)
-    log(`wrote ${out}, signed by ${signing.key.fingerprint} (check it with: redis-benchdb verify ${out})`);
+  if (out) log(`wrote ${out}, signed by ${signing.key.fingerprint} (check it with: ${verifyHint(out)})`);
   for (const line of kept.lines) log(line);
   if (m.failure) {
     log(`error: ${m.failure} (the cells before it are kept; this result is marked incomplete)`);

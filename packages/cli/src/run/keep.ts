@@ -1,59 +1,99 @@
-import { rename, writeFile } from 'node:fs/promises';
-import { defaultDatabasePath, ingest, openDatabase, resultPagePath } from '@redis-benchdb/db';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { defaultDatabasePath, resultPagePath, storeSubmission } from '@redis-benchdb/db';
+import { checkSubmission } from '@redis-benchdb/db/checks';
+import { noServerHelp } from '../config.js';
 import { pendingHint, postEnvelope, rankLines, setAside, spool } from '../submit.js';
+import { cliName, shellQuote } from './invocation.js';
+import { openLocalDatabase } from './local-database.js';
+import { repositoryRoot } from './repository.js';
+import type { SubmitTarget } from './signing.js';
+
+/** Where `run` keeps each signed result as a file: `results/` beside the local database. */
+export function resultsDir(dbPath?: string): string {
+  return join(dirname(dbPath ?? defaultDatabasePath()), 'results');
+}
+
+/** The command that checks a signed file, as the user can paste it. */
+export function verifyHint(file: string): string {
+  return `${cliName()} verify ${shellQuote(resolve(file))}`;
+}
 
 /**
- * The signed result goes into the local database (the same ingest() as the service, so a result
- * the service would refuse is refused here too) and, with --submit, to the service; when the
- * service cannot take it now, into the spool for `submit --pending`.
+ * The signed result is checked as the service would check it (so a result the service would refuse
+ * is refused here too) and kept as a file in results/, which needs no native module; when
+ * better-sqlite3 is installed (the repository has it) it also goes into the local database the site
+ * builds from. With --submit it goes to the service; when that cannot take it now, or no service is
+ * known, into the spool for `submit --pending`.
  */
 export async function keepAndSubmit(
   signed: string,
-  opts: { store: boolean; db: string | undefined; submitTo: string | null },
+  opts: { store: boolean; db: string | undefined; submit: SubmitTarget },
 ): Promise<{ ok: boolean; lines: string[] }> {
   const lines: string[] = [];
   let ok = true;
-  let id: string | null = null;
   if (opts.store) {
-    const dbPath = opts.db ?? defaultDatabasePath();
-    const db = openDatabase(dbPath);
     try {
-      id = ingest(db, signed).id;
-      lines.push(`stored in ${dbPath} as ${id}`);
-      // The site builds from the same database: say how to see the result there.
-      const env = opts.db ? `REDIS_BENCHDB_DB=${dbPath} ` : '';
-      lines.push(
-        `see it on the local site: ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(id)}`,
-      );
+      const checked = checkSubmission(signed);
+      const file = join(resultsDir(opts.db), `${checked.id}.json`);
+      await mkdir(dirname(file), { recursive: true });
+      await writeAtomically(file, signed);
+      lines.push(`kept in ${file}`);
+      lines.push(`look at it: ${cliName()} view ${checked.id} (writes one HTML page and prints its path)`);
+      const dbPath = opts.db ?? defaultDatabasePath();
+      const db = openLocalDatabase(dbPath);
+      if (db) {
+        try {
+          storeSubmission(db, checked);
+          lines.push(`stored in ${dbPath} as ${checked.id}`);
+          const root = repositoryRoot();
+          // The site builds from that database, but only a clone of the repository has the site.
+          if (root) {
+            const env = opts.db ? `REDIS_BENCHDB_DB=${shellQuote(resolve(dbPath))} ` : '';
+            lines.push(
+              `see it on the local site: cd ${shellQuote(root)} && ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(checked.id)}`,
+            );
+          }
+        } finally {
+          db.close();
+        }
+      }
     } catch (err) {
       ok = false;
-      lines.push(`error: the local database refused the result: ${(err as Error).message}`);
-    } finally {
-      db.close();
+      lines.push(`error: the result was refused for the local record: ${(err as Error).message}`);
     }
   }
-  if (opts.submitTo) {
-    const out = await postEnvelope(opts.submitTo, signed);
-    if (out.kind === 'stored')
-      lines.push(
-        `submitted: ${out.id} ${opts.submitTo}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
-        ...rankLines(out.ranks),
-      );
-    else if (out.kind === 'unavailable') {
-      const path = await spool(signed, opts.submitTo, opts.db);
-      lines.push(`not submitted: ${out.reason}. Kept in ${path}: send it later with ${pendingHint(opts.db)}`);
-    } else {
-      ok = false;
-      const path = await setAside(
-        await spool(signed, opts.submitTo, opts.db),
-        `${out.status} ${out.code}: ${out.message}`,
-      );
-      lines.push(
-        `error: the service refused the result (${out.status} ${out.code}: ${out.message}); kept in ${path}`,
-      );
-    }
-  }
+  if (opts.submit) lines.push(...(await submitOne(signed, opts.submit.to, opts.db, () => (ok = false))));
   return { ok, lines };
+}
+
+async function submitOne(
+  signed: string,
+  to: string | null,
+  db: string | undefined,
+  failed: () => void,
+): Promise<string[]> {
+  if (to === null) {
+    // Nothing is lost: the result waits until the user names a service.
+    const path = await spool(signed, null, db);
+    return [
+      `not submitted: there is no public service yet and none was named (${noServerHelp()}). Kept in ${path}: send it later with ${pendingHint(db, true)}`,
+    ];
+  }
+  const out = await postEnvelope(to, signed);
+  if (out.kind === 'stored')
+    return [
+      `submitted: ${out.id} ${to}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
+      ...rankLines(out.ranks),
+    ];
+  if (out.kind === 'unavailable') {
+    const path = await spool(signed, to, db);
+    return [`not submitted: ${out.reason}. Kept in ${path}: send it later with ${pendingHint(db)}`];
+  }
+  failed();
+  const detail = `${out.status} ${out.code}: ${out.message}`;
+  const path = await setAside(await spool(signed, to, db), detail);
+  return [`error: the service refused the result (${detail}); kept in ${path}`];
 }
 
 export async function writeAtomically(path: string, text: string): Promise<void> {

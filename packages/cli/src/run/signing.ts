@@ -1,16 +1,19 @@
-import { CliError, EXIT_USAGE } from '../errors.js';
+import { serverUrl } from '../config.js';
 import { createKey, loadKey, type SigningKey } from '../signing-key.js';
-import { serverUrl } from '../submit.js';
 import type { RunRequest } from './request.js';
+
+/** Where --submit sends the result: null without --submit; `to` null when no service is known. */
+export type SubmitTarget = { to: string | null } | null;
 
 /**
  * Every result is signed; the key is needed only at the end, but a missing or unsafe one should
- * stop the run before it starts, and so should --submit with nowhere to submit to.
+ * stop the run before it starts. --submit with no service known does not: the signed result then
+ * waits in the spool (run/keep.ts says so, and how to send it).
  */
 export async function prepareSigning(
   flags: Pick<RunRequest, 'submit' | 'server'>,
   log: (s: string) => void,
-): Promise<{ key: SigningKey; submitTo: string | null }> {
+): Promise<{ key: SigningKey; submit: SubmitTarget }> {
   let key = await loadKey();
   if (!key) {
     key = await createKey();
@@ -18,13 +21,6 @@ export async function prepareSigning(
       `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you keep or submit`,
     );
   }
-  const submitTo = flags.submit ? await serverUrl(flags.server) : null;
-  if (flags.submit && !submitTo) {
-    throw new CliError(
-      '--submit needs a server: pass --server URL, set REDIS_BENCHDB_SERVER, or put {"server": "URL"} in the config.json beside your signing key',
-      'ERR_USAGE',
-      EXIT_USAGE,
-    );
-  }
-  return { key, submitTo };
+  const submit = flags.submit ? { to: await serverUrl(flags.server) } : null;
+  return { key, submit };
 }

@@ -7,7 +7,7 @@ import { driftCellIndex, measureDrift, wantsDriftCheck } from './drift.js';
 import { collectEnvironment } from './environment.js';
 import { CSV_HEADER, csvRow, textLine } from './format.js';
 import { CellInterference, localServerPidOf } from './interference.js';
-import { keepAndSubmit, writeAtomically } from './keep.js';
+import { keepAndSubmit, verifyHint, writeAtomically } from './keep.js';
 import { pinClient } from './launched-group.js';
 import { leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
 import { isListening, startThrowawayServer } from './local-server.js';
@@ -33,7 +33,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
 
   const { cells, trials, suite } = planCells(plan);
-  const { key, submitTo } = await prepareSigning(flags, log);
+  const { key, submit } = await prepareSigning(flags, log);
 
   let launched: LaunchedServer | null = null;
   if (
@@ -168,14 +168,14 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
     if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
     if (out) await writeAtomically(out, signed);
-    const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submitTo });
+    const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submit });
     if (!cleanup.error && mode === 'text')
       log(
         `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
       );
     if (mode === 'text')
       for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
-    if (out) log(`wrote ${out}, signed by ${key.fingerprint} (check it with: redis-benchdb verify ${out})`);
+    if (out) log(`wrote ${out}, signed by ${key.fingerprint} (check it with: ${verifyHint(out)})`);
     for (const line of kept.lines) log(line);
     if (failure) {
       log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
