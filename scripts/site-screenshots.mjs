@@ -35,6 +35,11 @@ const shots = [
 ];
 const groups = existsSync(join(dist, 'groups')) ? readdirSync(join(dist, 'groups')) : [];
 if (groups.length) shots.push(['group', `/groups/${groups[0]}/`]);
+// A version page: the newest version's, where the dataset sets every server side by side.
+const versions = existsSync(join(dist, 'versions'))
+  ? readdirSync(join(dist, 'versions')).filter((d) => existsSync(join(dist, 'versions', d, 'index.html')))
+  : [];
+if (versions.length) shots.push(['version', `/versions/${versions.sort().at(-1)}/`]);
 mkdirSync(values.out, { recursive: true });
 const server = await serveStatic(dist);
 const browser = await launchChromium();
