@@ -32,6 +32,10 @@ const shots = [
   ['result', `/results/${result}/`],
   ['compare', `/compare/?r=${compareIds.map((r) => r.id.slice(0, 12)).join(',')}`],
   ['embed', `/results/${result}/charts/pipeline.html`],
+  // The other embed kinds: the chart as an SVG file and as a PNG, as a blog's <img> shows them.
+  ['embed-svg', `/results/${result}/charts/pipeline.svg`],
+  ['embed-png', `/results/${result}/charts/pipeline.png`],
+  ['explore', '/explore/'],
 ];
 const groups = existsSync(join(dist, 'groups')) ? readdirSync(join(dist, 'groups')) : [];
 if (groups.length) shots.push(['group', `/groups/${groups[0]}/`]);
@@ -46,12 +50,19 @@ const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   for (const [name, path] of shots) {
-    await page.goto(server.url + path, { waitUntil: 'networkidle' });
+    // An image embed is shown as a blog shows it: an <img> of its URL, 800 px wide.
+    if (/\.(svg|png)$/.test(path)) {
+      await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+      await page.setContent(
+        `<body style="margin:10px;background:#fff"><img src="${server.url + path}" style="width:800px"></body>`,
+        { waitUntil: 'load' },
+      );
+    } else await page.goto(server.url + path, { waitUntil: 'networkidle' });
     const file = join(values.out, `${name}.png`);
     await page.screenshot({
       path: file,
-      fullPage: name !== 'embed',
-      clip: name === 'embed' ? { x: 0, y: 0, width: 720, height: 480 } : undefined,
+      fullPage: !name.startsWith('embed'),
+      clip: name.startsWith('embed') ? { x: 0, y: 0, width: 820, height: 560 } : undefined,
     });
     console.log(`${file}  ${path}`);
   }
