@@ -161,8 +161,30 @@ export function findWorkload(catalog: readonly WorkloadEntry[], s: ExploreState)
   return hits.find((w) => w.id === s.variant) ?? mostResults(hits);
 }
 
+/**
+ * Of several, the one with the most results; of equals, the one a reader most likely came for: a
+ * standard-suite cell, GET before SET before the rest, the shallower pipeline, then by label. Without
+ * this the first of equals won, and the explorer opened on RPOP for the real dataset.
+ */
 const mostResults = (ws: readonly WorkloadEntry[]) =>
-  ws.reduce<WorkloadEntry | null>((best, w) => (!best || w.results > best.results ? w : best), null);
+  ws.reduce<WorkloadEntry | null>((best, w) => (!best || preferred(w, best) < 0 ? w : best), null);
+
+const TEST_ORDER = ['GET', 'SET'];
+const testRank = (w: WorkloadEntry) => {
+  const i = TEST_ORDER.indexOf(w.test.toUpperCase());
+  return i === -1 ? TEST_ORDER.length : i;
+};
+
+/** Negative when a comes first. */
+function preferred(a: WorkloadEntry, b: WorkloadEntry): number {
+  return (
+    b.results - a.results ||
+    Number(b.page !== null) - Number(a.page !== null) ||
+    testRank(a) - testRank(b) ||
+    a.pipeline - b.pipeline ||
+    a.label.localeCompare(b.label)
+  );
+}
 
 /**
  * After the reader changed one parameter: the workload with that value which differs least from the
