@@ -198,7 +198,9 @@ describe.skipIf(!taskset)(
       expect(busy[1]).toBe(hogged.otherCpuFraction! > BUSY_HOST_OTHER_CPU_FRACTION);
       if (busy[1]) {
         const warning = interferenceWarnings('cell 1', hogged).find((w) => w.code === 'BUSY_HOST')!;
-        expect(warning.message).toContain(`${Math.round(hogged.otherCpuFraction! * 100)}%`);
+        // The figure as printed: one decimal below 10% ("6.5%"), none above.
+        const shown = Number(/used ([\d.]+)% of this host/.exec(warning.message)?.[1]);
+        expect(shown).toBeCloseTo(hogged.otherCpuFraction! * 100, 0);
         expect(warning.cell).toBe('cell 1');
       }
       const quiet = [figures[0]!, figures[2]!];
