@@ -1,7 +1,7 @@
 // The client CPU that redis-benchdb spends per request, for one or more builds of its CLI, side by side.
 //   pnpm bench:client-cpu [--cli PATH ...] [--rounds 5] [--small N] [--large N] [--json] [--no-pin]
 // How: user+sys CPU (from /usr/bin/time) of a large run minus that of a small one, divided by the
-// extra requests. The difference takes out what a run costs whatever its length: Node's start-up,
+// extra requests the runs made (the drift check's repeat of one cell included). The difference takes out what a run costs whatever its length: Node's start-up,
 // the environment probe, the handshake and cleanup. Cells: SET and GET together (one run: GET reads
 // what SET wrote), 256-byte values, 100,000 keys, 50 connections, at pipeline 1 and 16 (batch).
 // Every round runs each build on each cell, in an order that turns around each round; the summary is
@@ -51,7 +51,19 @@ const session = benchSession('bench-client-cpu');
 const { log } = session;
 let toolCpus = null;
 
-/** One run under /usr/bin/time: the CLI's user+sys CPU seconds, and its cells (checked complete). */
+/**
+ * The requests a run made: every cell's, and the drift check's repeat of one cell (a run of several
+ * cells ends by measuring one again, as many requests; builds from before the drift check do not).
+ */
+function requestsMade(doc) {
+  const completed = doc.cells.reduce((n, c) => n + c.completed, 0);
+  const repeated = doc.driftCheck
+    ? (doc.cells.find((c) => c.label === doc.driftCheck.cell)?.completed ?? 0)
+    : 0;
+  return completed + repeated;
+}
+
+/** One run under /usr/bin/time: the CLI's user+sys CPU seconds and the requests it made (cells checked complete). */
 function timedRun(cli, w) {
   const argv = ['-f', 'cpu %U %S', process.execPath, cli, ...redisBenchdbArgs(w)];
   const [cmd, cmdArgs] = toolCpus
@@ -70,7 +82,7 @@ function timedRun(cli, w) {
       const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(stderr);
       if (code !== 0 || !m) return reject(new Error(`${cli} failed (exit ${code}):\n${stderr.trim()}`));
       readBenchdbCells(stdout, w.tests, `P${w.pipelineDepth}`);
-      resolve(Number(m[1]) + Number(m[2]));
+      resolve({ cpuSec: Number(m[1]) + Number(m[2]), requests: requestsMade(JSON.parse(stdout)) });
     });
   });
 }
@@ -106,14 +118,14 @@ await session.main(async () => {
     for (const p of PIPELINES) {
       for (const i of order) {
         await flushAll(server.port);
-        const cpuSmall = await timedRun(clis[i], workload(p, small));
+        const a = await timedRun(clis[i], workload(p, small));
         await flushAll(server.port);
-        const cpuLarge = await timedRun(clis[i], workload(p, large));
-        // Two tests a run (SET and GET), each of `requests` requests.
-        const us = ((cpuLarge - cpuSmall) * 1e6) / (2 * (large - small));
+        const b = await timedRun(clis[i], workload(p, large));
+        const us = ((b.cpuSec - a.cpuSec) * 1e6) / (b.requests - a.requests);
         figures[i][p].push(us);
         log(
-          `round ${round}/${rounds} P${p} build ${i + 1}: ${us.toFixed(3)} µs/request (${cpuSmall}s, ${cpuLarge}s)`,
+          `round ${round}/${rounds} P${p} build ${i + 1}: ${us.toFixed(3)} µs/request ` +
+            `(${a.cpuSec.toFixed(2)} s for ${a.requests} requests, ${b.cpuSec.toFixed(2)} s for ${b.requests})`,
         );
       }
     }
@@ -132,7 +144,7 @@ await session.main(async () => {
     `Machine: ${machine.cpu}, ${machine.nproc} CPUs; redis-server ${server.version}; node ${process.version}`,
   );
   console.log(
-    `Client CPU (user+sys) per request: (run of ${large} - run of ${small}) / extra requests, median of ${rounds} rounds\n`,
+    `Client CPU (user+sys) per request: (run of ${large} - run of ${small} requests a test) / the extra requests made, median of ${rounds} rounds\n`,
   );
   const head = [
     'build',

@@ -75,6 +75,7 @@ export {
   type RankOptions,
   resultRanks,
 } from './rank.js';
+export { RankIndex } from './rank-index.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   explainSearch,

@@ -10,6 +10,7 @@ import {
   headlineCells,
   ingest,
   iterateWorkloadCells,
+  RankIndex,
   rankIn,
   resultRanks,
   retract,
@@ -17,7 +18,7 @@ import {
   similarResults,
   workloadDefinition,
 } from '../src/index.js';
-import { body, key, NOW, otherKey, tempDb, variant, withPipeline } from './fixtures.js';
+import { body, key, NOW, otherKey, tempDb, tempPath, variant, withPipeline } from './fixtures.js';
 
 /** Every cell's throughput (median, interval, trials) times `f`: the same workload, run faster or slower. */
 function scaled(f: number) {
@@ -145,6 +146,54 @@ describe('a cohort', () => {
       const cpuModel = all.members.find((m) => m.resultId === id)?.cpuModel;
       if (get && cpuModel) expect(get.sameCpu).toEqual(rankIn(cohort(db, getFp, { cpuModel }), id));
     }
+  });
+
+  it('RankIndex: the ranks resultRanks counts, kept in memory as results arrive, after a retraction and another writer', () => {
+    const path = tempPath();
+    const db = tempDb(path);
+    const index = new RankIndex(db);
+    const ids: string[] = [];
+    const same = () => {
+      for (const id of ids)
+        expect(index.ranks(id, { sameCpu: true }), id).toEqual(resultRanks(db, id, { sameCpu: true }));
+    };
+    // Each added to cohorts the index already holds (the first rank reads them): inserted, not re-read.
+    const edits = [
+      all(scaled(1), cpu('CPU A')),
+      all(scaled(0.5), cpu('CPU A')),
+      all(scaled(1), cpu('CPU B')),
+      all(scaled(1), cpu('CPU A')),
+      all(scaled(1.5), cpu('CPU B'), version('7.2.5')),
+      all(cpu('CPU A'), (r) => withPipeline(r, 16)),
+      all(scaled(1.2), cpu('CPU A'), (r) => {
+        r.cells.find((c) => c.label === 'GET')!.errorReplies = {
+          count: 900,
+          ratio: 0.9,
+          successOpsPerSec: 10,
+          example: 'OOM command not allowed',
+        };
+        r.warnings.push({ code: 'ERRORS', message: 'Most replies in this cell were errors.', cell: 'GET' });
+      }),
+    ];
+    edits.forEach((edit, i) => {
+      const id = store(db, 100 + i, edit, i === 2 ? otherKey : key);
+      ids.push(id);
+      index.added(id);
+      // A second notice of the same result (or a cohort read after its commit) counts it once.
+      index.added(id);
+      same();
+    });
+    expect(index.ranks(ids[0]!)[0]!.overall).toMatchObject({ size: 5, distinctKeys: 2 });
+    retract(db, signRetraction(ids[4]!, key.privateKeyPem, new Date(NOW.getTime() + clock + 1)), {
+      now: new Date(NOW.getTime() + clock + 2),
+    });
+    index.reset();
+    same();
+    // Another connection writes (db:build on the same file): the index reads the cohorts afresh.
+    const other = tempDb(path);
+    ids.push(store(other, 120, all(scaled(2), cpu('CPU A'))));
+    same();
+    expect(index.ranks(ids.at(-1)!)[0]!.overall).toMatchObject({ faster: 0 });
   });
 
   it('picks GET and SET as headline cells, else the first cells with a workload fingerprint', () => {

@@ -1,4 +1,5 @@
-import { type BenchDb, type CohortRank, MIN_COHORT_FOR_PERCENTILES, resultRanks } from '@redis-benchdb/db';
+import { type CohortRank, MIN_COHORT_FOR_PERCENTILES } from '@redis-benchdb/db';
+import type { CohortCache } from './read/cohort-cache.js';
 
 /**
  * Where a stored result's headline cells stand in their cohorts (results of the same workload
@@ -30,8 +31,8 @@ export interface CellStanding {
   cohortUrl: string;
 }
 
-export function standings(db: BenchDb, resultId: string): CellStanding[] {
-  return resultRanks(db, resultId, { sameCpu: true }).map((r) => ({
+export function standings(cohorts: CohortCache, resultId: string): CellStanding[] {
+  return cohorts.ranks(resultId).map((r) => ({
     label: r.label,
     workloadFingerprint: r.workloadFingerprint,
     opsPerSec: r.overall.opsPerSec,

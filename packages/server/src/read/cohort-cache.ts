@@ -1,4 +1,10 @@
-import { type BenchDb, type CohortDistribution, cohortDistribution } from '@redis-benchdb/db';
+import {
+  type BenchDb,
+  type CohortDistribution,
+  cohortDistribution,
+  type HeadlineRank,
+  RankIndex,
+} from '@redis-benchdb/db';
 
 /**
  * Cohort distributions as last read, until the database changes. A cohort of 10,000 results takes
@@ -16,11 +22,29 @@ export class CohortCache {
   constructor(db: BenchDb, maxEntries = 500) {
     this.#db = db;
     this.#max = maxEntries;
+    this.#ranks = new RankIndex(db);
   }
 
-  /** This service stored or retracted a result: any cohort may have changed. */
-  invalidate(): void {
+  /**
+   * Ranks of a result's headline cells, overall and on its CPU model, from cohorts kept sorted in
+   * memory (RankIndex): a submit's answer, which counting the cohort in SQLite made O(cohort).
+   */
+  readonly #ranks: RankIndex;
+
+  /** This service stored a new result. */
+  added(resultId: string): void {
     this.#written++;
+    this.#ranks.added(resultId);
+  }
+
+  /** This service retracted a result. */
+  retracted(): void {
+    this.#written++;
+    this.#ranks.reset();
+  }
+
+  ranks(resultId: string): HeadlineRank[] {
+    return this.#ranks.ranks(resultId, { sameCpu: true });
   }
 
   get(workloadFingerprint: string, cpuModel: string | undefined): CohortDistribution {

@@ -64,7 +64,7 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 async function submit(
   request: FastifyRequest,
   reply: FastifyReply,
-  { db, queue, keys, cohorts }: ResultsRouteDeps,
+  { queue, keys, cohorts }: ResultsRouteDeps,
 ) {
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
@@ -82,7 +82,7 @@ async function submit(
     throw outcome;
   }
   const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
-  if (!duplicate) cohorts.invalidate();
+  if (!duplicate) cohorts.added(id);
   if (key !== undefined) keys.charge(key);
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
@@ -93,6 +93,6 @@ async function submit(
     pagePath,
     ...(copyOf ? { copyOf } : {}),
     ...(duplicate ? { duplicate } : {}),
-    ranks: standings(db, id),
+    ranks: standings(cohorts, id),
   });
 }

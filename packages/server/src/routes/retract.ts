@@ -29,7 +29,7 @@ export function retractRoutes(
       );
     const outcome = retract(db, req);
     // A retracted result leaves its cohorts.
-    cohorts.invalidate();
+    cohorts.retracted();
     return outcome;
   });
 }
