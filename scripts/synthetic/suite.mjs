@@ -28,30 +28,34 @@ function label(c) {
 
 function profileCells(name) {
   const p = suite.profiles[name];
-  return p.cells.map((cell) => {
-    const c = { ...BASE, ...cell };
-    const workload = {
-      test: c.test,
-      command: null,
-      setGetRatio: null,
-      connections: c.connections,
-      pipelineDepth: c.pipelineDepth,
-      pipelineMode: c.pipelineMode,
-      valueSizeBytes: { min: c.valueSizeBytes, max: c.valueSizeBytes },
-      keyspaceSize: c.keyspaceSize,
-      keyPattern: c.keyPattern,
-      zipfExponent: c.zipfExponent,
-      seed: c.seed,
-      requests: null,
-      durationSec: p.durationSec,
-      warmupSec: p.warmupSec,
-      rateOpsPerSec: null,
-      arrival: c.arrival,
-      threads: c.threads,
-      preload: c.preload,
-    };
-    return { label: label(c), workload, fingerprint: workloadFingerprint(workload), trials: p.trials };
-  });
+  // The search cells (slo, since version 2) record a search's steps, which this generator does not
+  // make up: the synthetic results have the other cells only.
+  return p.cells
+    .filter((cell) => cell.slo === undefined)
+    .map((cell) => {
+      const c = { ...BASE, ...cell };
+      const workload = {
+        test: c.test,
+        command: null,
+        setGetRatio: null,
+        connections: c.connections,
+        pipelineDepth: c.pipelineDepth,
+        pipelineMode: c.pipelineMode,
+        valueSizeBytes: { min: c.valueSizeBytes, max: c.valueSizeBytes },
+        keyspaceSize: c.keyspaceSize,
+        keyPattern: c.keyPattern,
+        zipfExponent: c.zipfExponent,
+        seed: c.seed,
+        requests: null,
+        durationSec: p.durationSec,
+        warmupSec: p.warmupSec,
+        rateOpsPerSec: null,
+        arrival: c.arrival,
+        threads: c.threads,
+        preload: c.preload,
+      };
+      return { label: label(c), workload, fingerprint: workloadFingerprint(workload), trials: p.trials };
+    });
 }
 
 export const PROFILES = { quick: profileCells('quick'), full: profileCells('full') };

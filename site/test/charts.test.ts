@@ -3,6 +3,7 @@ import { type CellBar, cellsChart } from '../src/lib/charts/cells.js';
 import { latencyChart, nines } from '../src/lib/charts/latency.js';
 import { overTimeChart } from '../src/lib/charts/over-time.js';
 import { standaloneSvg } from '../src/lib/charts/render.js';
+import { sloChart, sloPoints } from '../src/lib/charts/slo.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
 import { ogSvg } from '../src/lib/og.js';
 import type { SweepPoint } from '../src/lib/sweeps.js';
@@ -48,6 +49,47 @@ describe('chart snapshots', () => {
     await expect(
       latencyChart(pts, { title: 'Latency by percentile', source: 'fixed rows' }).svg,
     ).toMatchFileSnapshot('snapshots/latency.svg');
+  });
+
+  it('latency against offered load (an SLO search): a hockey stick, the objective a rule', async () => {
+    // An M/D/1-like queue of capacity 100,000/s: flat, then up past 80% of it; the ramp then bisection.
+    const rates = [25_000, 50_000, 100_000, 75_000, 87_500, 81_300];
+    const steps = rates.map((r) => {
+      const rho = r / 100_000;
+      const p99 = Math.round(200 + 150 * (rho / (1 - Math.min(rho, 0.99))));
+      return { offeredOpsPerSec: r, achievedOpsPerSec: r, p50Us: 120, objectiveUs: p99, pass: p99 <= 1000 };
+    });
+    const view = {
+      objective: 'p99 ≤ 1 ms',
+      percentile: 99,
+      maxUs: 1000,
+      answerOpsPerSec: 81_300,
+      searches: [
+        {
+          answerOpsPerSec: 81_300,
+          passOpsPerSec: 81_300,
+          failOpsPerSec: 87_500,
+          outcome: 'bracketed',
+          reason: null,
+          steps,
+        },
+      ],
+    };
+    const pts = sloPoints(view);
+    expect(pts.filter((p) => p.series === 'p99').map((p) => p.offeredOpsPerSec)).toEqual(
+      [...rates].sort((a, b) => a - b),
+    );
+    const c = sloChart(pts, {
+      id: 'slo-get',
+      title: 'GET p99<=1ms: latency against offered load',
+      source: 'fixed rows',
+      objectiveUs: 1000,
+      objective: view.objective,
+      answerOpsPerSec: 81_300,
+    });
+    expect(c.table.rows).toHaveLength(12);
+    expect(c.alt).toContain('objective p99 ≤ 1 ms, answer 81300 ops/s');
+    await expect(c.svg).toMatchFileSnapshot('snapshots/slo.svg');
   });
 
   it('cells, side by side', async () => {

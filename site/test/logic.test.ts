@@ -154,6 +154,7 @@ const c = (o: Partial<CellView>): CellView => ({
   clientBound: null,
   crossCheck: null,
   params: null,
+  slo: null,
   ...o,
 });
 

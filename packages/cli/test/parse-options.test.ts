@@ -5,6 +5,7 @@ import runDef, { parseRunFlags, parseSize, type RunFlags } from '../src/commands
 import { CliError } from '../src/errors.js';
 import { parseUri } from '../src/options/target.js';
 import { PROGRAM } from '../src/program.js';
+import { planCells } from '../src/run/cells.js';
 import type { RunPlan } from '../src/run/request.js';
 
 /** Parse a `run` command line the way bin.ts does (commander and the flags' parsers, then parseRunFlags), without running. */
@@ -311,6 +312,24 @@ describe('cells', () => {
 
   it('--profile is passed through', async () => {
     expect((await plan('--profile', 'full')).profile).toBe('full');
+  });
+
+  it("the full profile's SLO cells are searches within the default budget; an ad hoc --slo names every cell", async () => {
+    const full = planCells(await plan('--profile', 'full'));
+    const searches = full.cells.filter((c) => c.slo !== null);
+    expect(searches.map((c) => [c.label, c.slo])).toEqual(
+      ['GET', 'SET'].map((t) => [
+        `${t} p99<=1ms`,
+        { objectives: [{ percentile: 99, maxUs: 1000 }], budgetSec: 60 },
+      ]),
+    );
+    expect(full.suite).toEqual({ id: 'standard-v1', profile: 'full' });
+    const adHoc = planCells(await plan('-t', 'get,set', '--slo', 'p99<=2ms'));
+    expect(adHoc.cells.map((c) => [c.label, c.slo?.objectives])).toEqual([
+      ['GET p99<=2ms', [{ percentile: 99, maxUs: 2000 }]],
+      ['SET p99<=2ms', [{ percentile: 99, maxUs: 2000 }]],
+    ]);
+    expect(planCells(await plan('-t', 'get')).cells[0]!.slo).toBeNull();
   });
 });
 

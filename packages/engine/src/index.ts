@@ -81,5 +81,12 @@ export {
   SloSyntaxError,
   stepDurationSec,
 } from './slo/index.js';
-export { cellLabel, SUITES, type SuiteCell, type SuiteDefinition, suiteCells } from './suites.js';
+export {
+  cellLabel,
+  SUITES,
+  type SuiteCell,
+  type SuiteCellSpec,
+  type SuiteDefinition,
+  suiteCells,
+} from './suites.js';
 export { type CellSummary, summarizeCell, type TrialRecord } from './trials.js';

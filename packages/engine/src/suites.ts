@@ -1,5 +1,7 @@
+import type { SloObjective } from '@redis-benchdb/result';
 import type { CellOptions } from './options.js';
 import { DEFAULT_CELL_OPTIONS, OptionsError } from './options.js';
+import { describeObjectives, parseObjectives } from './slo/objectives.js';
 import standardV1 from './suites/standard-v1.json' with { type: 'json' };
 
 /** A suite is data: a baseline cell, and per profile the cells that differ from it. */
@@ -17,13 +19,21 @@ export interface SuiteProfile {
   trials: number;
   durationSec: number;
   warmupSec: number;
-  cells: Partial<CellOptions>[];
+  cells: SuiteCellSpec[];
 }
+
+/** A cell as the suite writes it: what differs from the baseline, and objectives for a search cell. */
+export type SuiteCellSpec = Partial<CellOptions> & {
+  /** A throughput-at-latency-objective cell (as `run --slo`): e.g. `p99<=1ms`. */
+  slo?: string;
+};
 
 export interface SuiteCell {
   /** What sets this cell apart from the baseline, e.g. `GET P16` or `SET 4KiB k1000`. */
   label: string;
   options: CellOptions;
+  /** The objectives of a search cell (each trial one search), else null. */
+  slo: SloObjective[] | null;
 }
 
 export const SUITES: Record<string, SuiteDefinition> = { 'standard-v1': standardV1 as SuiteDefinition };
@@ -44,7 +54,7 @@ export function suiteCells(
   const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...suite.baseline, ...overrides };
   const out: SuiteCell[] = [];
   const seen = new Set<string>();
-  for (const cell of p.cells) {
+  for (const { slo: sloText, ...cell } of p.cells) {
     const options: CellOptions = {
       ...DEFAULT_CELL_OPTIONS,
       ...suite.baseline,
@@ -57,10 +67,12 @@ export function suiteCells(
     // --threads applies where a cell has the connections for it (the one-connection cell has not).
     options.threads = Math.min(options.threads, options.connections);
     // An override can make sweep cells identical (-r on the key-space sweep): run each once.
-    const key = JSON.stringify(options);
+    const key = JSON.stringify([options, sloText]);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ label: cellLabel(options, base), options });
+    const slo = sloText === undefined ? null : parseObjectives(sloText);
+    const label = cellLabel(options, base) + (slo ? ` ${describeObjectives(slo)}` : '');
+    out.push({ label, options, slo });
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
 import { checkEnvelopeSignature, noVerdictWarnings } from '@redis-benchdb/result';
 import { reproduceCommands } from './reproduce.js';
+import { type SloView, sloView } from './slo.js';
 import { safeStrings } from './text.js';
 import { type WorkloadParams, workloadParams } from './workload-params.js';
 
@@ -45,6 +46,8 @@ export interface CellView {
   crossCheck: string | null;
   /** Every fingerprinted parameter (explore.ts), to say how two workloads differ; null for an imported cell. */
   params: WorkloadParams | null;
+  /** A search for the max ops/s at a latency objective (run --slo): its searches; null for other cells. */
+  slo: SloView | null;
 }
 
 export interface ResultView {
@@ -173,6 +176,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       clientBound: c.saturation?.clientBound ?? null,
       crossCheck: c.crossCheck?.status ?? null,
       params: workloadParams(c.workload),
+      slo: c.workload.slo ? sloView(c.trials.map((t) => t.sloSearch)) : null,
     })),
     signature: check.ok
       ? { status: 'verified', keyFingerprint: rec.row.keyFingerprint, detail: null }
@@ -253,6 +257,7 @@ function fromImported(rec: SiteResultRecord): ResultView {
       clientBound: null,
       crossCheck: null,
       params: null,
+      slo: null,
     })),
     signature: { status: 'imported', keyFingerprint: null, detail: null },
     source: {

@@ -1,8 +1,10 @@
 import { cellsChart } from './charts/cells.js';
 import { latencyChart, latencyPoints } from './charts/latency.js';
 import type { Chart } from './charts/render.js';
+import { sloChart, sloPoints } from './charts/slo.js';
 import { sweepChart } from './charts/sweep.js';
 import type { CellView, ResultView } from './model.js';
+import { slug } from './routes.js';
 import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
 import { shortText } from './text.js';
 
@@ -31,6 +33,20 @@ export function resultCharts(r: ResultView): Chart[] {
   }
   const lat = latencyCells(r.cells).flatMap((c) => latencyPoints(c));
   if (lat.length) charts.push(latencyChart(lat, { title: 'Latency by percentile', source: src }));
+  for (const c of r.cells) {
+    const pts = c.slo ? sloPoints(c.slo) : [];
+    if (!c.slo || pts.length === 0) continue;
+    charts.push(
+      sloChart(pts, {
+        id: `slo-${slug(c.label)}`,
+        title: `${c.label}: latency against offered load (max ops/s at ${c.slo.objective})`,
+        source: src,
+        objectiveUs: c.slo.maxUs,
+        objective: c.slo.objective,
+        answerOpsPerSec: c.slo.answerOpsPerSec,
+      }),
+    );
+  }
   if (r.kind === 'imported' && r.cells.length > 1)
     charts.push(
       cellsChart(

@@ -1,4 +1,5 @@
 import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
+import { canonicalObjectiveText as sloObjectiveText } from './slo.js';
 
 // WorkloadParams is declared here, beside the function that builds it, and not in explore.ts:
 // model.ts and compare.ts need the type, and explore.ts imports format.ts, which imports model.ts.
@@ -31,6 +32,8 @@ export function workloadParams(workload: WorkloadInput | NormalizedWorkload): Wo
   if (w.zipfExponent !== 0.99) extra.push(`zipf exponent ${w.zipfExponent}`);
   if (w.arrival !== 'constant') extra.push(`${w.arrival} arrivals`);
   if (w.preload) extra.push('keys preloaded');
+  // A search cell's figure is an answer, not a throughput: every page that names the workload says so.
+  if (w.slo) extra.push(`max ops/s at ${sloObjectiveText(w.slo)}`);
   return {
     test: w.test,
     pipeline: w.pipelineDepth,

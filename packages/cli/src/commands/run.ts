@@ -222,6 +222,7 @@ What it does:
   FLUSHALL or FLUSHDB.
 
   With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
+  --profile full (about 22 minutes) ends with GET and SET searched as --slo 'p99<=1ms' would.
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
 
   Each signed result is kept as a file in ~/.local/share/redis-benchdb/results/ (beside --db;

@@ -1,6 +1,8 @@
 import {
   type CellOptions,
+  DEFAULT_SLO_BUDGET_SEC,
   describeObjectives,
+  type SloSearchOptions,
   SUITES,
   suiteCells,
   validateCellOptions,
@@ -13,7 +15,8 @@ export const SUITE_ID = 'standard-v1';
 
 /** What a run measures: its cells in order, the trials of each, and the suite they come from. */
 export interface PlannedCells {
-  cells: { label: string; options: CellOptions }[];
+  /** `slo`: a search cell (--slo, or one of the suite's), each trial one search; else null. */
+  cells: { label: string; options: CellOptions; slo: SloSearchOptions | null }[];
   trials: number;
   suite: { id: string; profile: 'quick' | 'full' } | null;
 }
@@ -22,8 +25,11 @@ export interface PlannedCells {
 export function planCells(plan: RunPlan): PlannedCells {
   try {
     const cells = plan.cells
-      ? plan.cells.map((o) => ({ label: adHocLabel(o, plan), options: o }))
-      : suiteCells(SUITE_ID, plan.profile, plan.common);
+      ? plan.cells.map((o) => ({ label: adHocLabel(o, plan), options: o, slo: plan.slo ?? null }))
+      : suiteCells(SUITE_ID, plan.profile, plan.common).map((c) => ({
+          ...c,
+          slo: c.slo ? { objectives: c.slo, budgetSec: DEFAULT_SLO_BUDGET_SEC } : null,
+        }));
     const trials = plan.trials ?? (plan.cells ? 1 : SUITES[SUITE_ID]!.profiles[plan.profile]!.trials);
     // Every cell is checked before any load: a bad one must not fail halfway through a suite.
     for (const c of cells) validateCellOptions(c.options);

@@ -23,14 +23,16 @@ const STATE_FREE_TESTS = new Set(['PING_INLINE', 'PING_MBULK', 'GET']);
  * run left behind, so that a difference means the machine changed. Repeating the suite's first
  * cell, SET, was not: the first SET writes into an empty key space and its repeat overwrites a full
  * one, which read as a 1.57x drift on a quiet machine. A GET reads its preloaded key space, and a
- * PING reads nothing. With no such cell, the first cell.
+ * PING reads nothing. With no such cell, the first cell. Never a search cell (--slo, the suite's SLO
+ * cells): its trial is the answer's step, which a plain repeat does not measure again; with only
+ * those, -1 (no drift check).
  */
-export function driftCellIndex(cells: readonly { options: CellOptions }[]): number {
+export function driftCellIndex(cells: readonly { options: CellOptions; slo?: unknown }[]): number {
   const i = cells.findIndex(
-    ({ options: o }) =>
-      STATE_FREE_TESTS.has(o.test) && !o.setGetRatio && (o.test !== 'GET' || o.preload === true),
+    ({ options: o, slo }) =>
+      !slo && STATE_FREE_TESTS.has(o.test) && !o.setGetRatio && (o.test !== 'GET' || o.preload === true),
   );
-  return Math.max(i, 0);
+  return i >= 0 ? i : cells.findIndex((c) => !c.slo);
 }
 
 /** Measure `cell` again with as many trials as it had, and compare with its first measurement. */

@@ -130,7 +130,8 @@ export async function measureGroupDrift(
   if (opts.signal.aborted || complete.length === 0 || !wantsDriftCheck(planned.suite !== null, cells.length))
     return;
   const at = driftCellIndex(cells);
-  const cell = cells[at]!;
+  const cell = cells[at];
+  if (!cell) return;
   if (opts.text)
     process.stderr.write(`measuring ${cell.label} again on every server to check for drift...\n`);
   const ran = await runInterleavedCell(

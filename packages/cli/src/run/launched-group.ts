@@ -33,7 +33,13 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
  * was measured, marked interrupted.
  */
 export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & RunRequest): Promise<number> {
-  const planned = planCells(runPlan);
+  const all = planCells(runPlan);
+  // A search picks its own rates step by step, which interleaved rounds cannot share (run --slo is
+  // refused with --server-bin for the same reason): a group runs the suite's other cells.
+  const planned = { ...all, cells: all.cells.filter((c) => !c.slo) };
+  const skipped = all.cells.filter((c) => c.slo).map((c) => c.label);
+  if (skipped.length > 0)
+    log(`run group: skipping ${skipped.join(', ')}: searches run on one server (run without --server-bin)`);
   const plan = await planLaunches(flags);
   const signing = await prepareSigning(flags, log);
   const size = plan.members.length;

@@ -91,10 +91,10 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       try {
         for (let t = 0; t < trials && !stop.load.aborted; t++) {
           const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
-          if (plan.slo) {
+          if (cell.slo) {
             const answerTo = mode === 'text' ? process.stdout : process.stderr;
             const hooks = { signal: stop.load, ...interference.hooks };
-            const r = await searchCell(session, cell.options, plan.slo, label, hooks, answerTo);
+            const r = await searchCell(session, cell.options, cell.slo, label, hooks, answerTo);
             results.push(r);
             if (r.incomplete) break;
             continue;
