@@ -1,0 +1,79 @@
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BenchDb } from '@redis-benchdb/db';
+
+export interface BackupOptions {
+  /** Where the copies go: `benchdb-<time>.sqlite` each. */
+  dir: string;
+  /** Between two backups; the first is taken one interval after the start. */
+  intervalMs: number;
+  /** The newest this many are kept, the older ones deleted. */
+  keep: number;
+  log: (line: string) => void;
+}
+
+/** What /api/v1/health says of the backups. */
+export interface BackupStatus {
+  lastBackupAt: string | null;
+  lastBackupPath: string | null;
+  lastError: string | null;
+}
+
+/**
+ * An online copy of the database with SQLite's backup API (better-sqlite3's `db.backup()`): it copies
+ * pages in steps between which the service keeps writing, and restarts a step that a write changed, so
+ * the copy is one consistent state of the database, as of when it finished. Written to a temporary
+ * name and renamed, so a file under the final name is always a whole backup.
+ */
+export async function backupDatabase(db: BenchDb, path: string): Promise<void> {
+  const partial = `${path}.partial`;
+  await rm(partial, { force: true });
+  await db.sqlite.backup(partial);
+  await rename(partial, path);
+}
+
+/** Takes a backup every interval, one at a time, and keeps the newest `keep`. */
+export class BackupSchedule {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private last: BackupStatus = { lastBackupAt: null, lastBackupPath: null, lastError: null };
+
+  constructor(
+    private readonly db: BenchDb,
+    private readonly o: BackupOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.backupNow().finally(() => (this.running = null));
+    }, this.o.intervalMs);
+    this.timer.unref();
+  }
+
+  status(): BackupStatus {
+    return { ...this.last };
+  }
+
+  async backupNow(): Promise<void> {
+    const at = new Date();
+    const path = join(this.o.dir, `benchdb-${at.toISOString().replace(/[:.]/g, '-')}.sqlite`);
+    try {
+      await mkdir(this.o.dir, { recursive: true });
+      await backupDatabase(this.db, path);
+      this.last = { lastBackupAt: at.toISOString(), lastBackupPath: path, lastError: null };
+      this.o.log(`backup: ${path}`);
+      const names = (await readdir(this.o.dir)).filter((n) => /^benchdb-.*\.sqlite$/.test(n)).sort();
+      for (const old of names.slice(0, Math.max(0, names.length - this.o.keep)))
+        await rm(join(this.o.dir, old), { force: true });
+    } catch (e) {
+      this.last = { ...this.last, lastError: `backup to ${path} failed: ${(e as Error).message}` };
+      this.o.log(this.last.lastError!);
+    }
+  }
+
+  /** Stop the schedule; a backup under way finishes first (the database closes after). */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
