@@ -39,7 +39,8 @@ Publishing (the site on the same origin; docs/DEPLOY.md):
   --site-build CMD          the shell command that builds the site; it gets REDIS_BENCHDB_DB,
                             REDIS_BENCHDB_SITE_OUT (the directory to write) and REDIS_BENCHDB_SITE_URL
                             (default: node scripts/site-build.mjs of the clone the service runs from)
-  --site-url URL            the public address the pages name (default: the service's own http://HOST:PORT)
+  --site-url URL            the public address the pages name (default: $REDIS_BENCHDB_SITE_URL, else
+                            the service's own http://HOST:PORT)
   --site-debounce MS        a new result waits this long for others to join its build (default: ${DEFAULT_SITE_DEBOUNCE_MS})
   --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
   --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
@@ -70,7 +71,7 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
   const limits = DEFAULT_APP_OPTIONS.rateLimit;
   const port = integer('port', values.port, DEFAULT_PORT, 0);
   if (port > 65535) throw new UsageError(`invalid --port: ${values.port} (0 to 65535; 0 picks a free one)`);
-  const publishing = publishOptions(values);
+  const publishing = publishOptions(values, env);
   return {
     help: false,
     options: {
@@ -106,7 +107,10 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
   };
 }
 
-function publishOptions(values: ReturnType<typeof parse>): Pick<ServeOptions, 'site' | 'backup'> {
+function publishOptions(
+  values: ReturnType<typeof parse>,
+  env: NodeJS.ProcessEnv,
+): Pick<ServeOptions, 'site' | 'backup'> {
   for (const flag of ['site-build', 'site-url', 'site-debounce'] as const)
     if (values[flag] !== undefined && values['site-dir'] === undefined)
       throw new UsageError(`--${flag} needs --site-dir DIR (where the built site goes)`);
@@ -114,11 +118,12 @@ function publishOptions(values: ReturnType<typeof parse>): Pick<ServeOptions, 's
     if (values[flag] !== undefined && values['backup-dir'] === undefined)
       throw new UsageError(`--${flag} needs --backup-dir DIR (where the backups go)`);
   const out: Pick<ServeOptions, 'site' | 'backup'> = {};
+  const siteUrl = values['site-url'] ?? (env.REDIS_BENCHDB_SITE_URL || undefined);
   if (values['site-dir'] !== undefined)
     out.site = {
       dir: values['site-dir'],
       ...(values['site-build'] !== undefined ? { build: values['site-build'] } : {}),
-      ...(values['site-url'] !== undefined ? { url: values['site-url'].replace(/\/+$/, '') } : {}),
+      ...(siteUrl !== undefined ? { url: siteUrl.replace(/\/+$/, '') } : {}),
       debounceMs: integer('site-debounce', values['site-debounce'], DEFAULT_SITE_DEBOUNCE_MS, 0),
     };
   if (values['backup-dir'] !== undefined)

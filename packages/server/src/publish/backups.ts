@@ -25,10 +25,11 @@ export interface BackupStatus {
  * the copy is one consistent state of the database, as of when it finished. Written to a temporary
  * name and renamed, so a file under the final name is always a whole backup.
  */
-export async function backupDatabase(db: BenchDb, path: string): Promise<void> {
+export async function backupDatabase(db: BenchDb, path: string, pagesPerStep = 100): Promise<void> {
   const partial = `${path}.partial`;
   await rm(partial, { force: true });
-  await db.sqlite.backup(partial);
+  // Between steps the event loop runs: submissions keep being answered while a large file is copied.
+  await db.sqlite.backup(partial, { progress: () => pagesPerStep });
   await rename(partial, path);
 }
 
@@ -45,7 +46,9 @@ export class BackupSchedule {
 
   start(): void {
     this.timer = setInterval(() => {
-      this.running ??= this.backupNow().finally(() => (this.running = null));
+      this.running ??= this.backupNow().then(() => {
+        this.running = null;
+      });
     }, this.o.intervalMs);
     this.timer.unref();
   }
@@ -54,20 +57,23 @@ export class BackupSchedule {
     return { ...this.last };
   }
 
-  async backupNow(): Promise<void> {
+  /** Take one now; resolves with its path, or null when it failed (status() says why). */
+  async backupNow(pagesPerStep?: number): Promise<string | null> {
     const at = new Date();
     const path = join(this.o.dir, `benchdb-${at.toISOString().replace(/[:.]/g, '-')}.sqlite`);
     try {
       await mkdir(this.o.dir, { recursive: true });
-      await backupDatabase(this.db, path);
+      await backupDatabase(this.db, path, pagesPerStep);
       this.last = { lastBackupAt: at.toISOString(), lastBackupPath: path, lastError: null };
       this.o.log(`backup: ${path}`);
       const names = (await readdir(this.o.dir)).filter((n) => /^benchdb-.*\.sqlite$/.test(n)).sort();
       for (const old of names.slice(0, Math.max(0, names.length - this.o.keep)))
         await rm(join(this.o.dir, old), { force: true });
+      return path;
     } catch (e) {
       this.last = { ...this.last, lastError: `backup to ${path} failed: ${(e as Error).message}` };
       this.o.log(this.last.lastError!);
+      return null;
     }
   }
 
