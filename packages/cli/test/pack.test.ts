@@ -5,14 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
-import {
-  CLI_DIR,
-  describeResult,
-  removeTempDirs,
-  runCli,
-  stopServers,
-  testServer,
-} from './helpers/cli.js';
+import { CLI_DIR, describeResult, removeTempDirs, runCli, stopServers, testServer } from './helpers/cli.js';
 import { packAndInstall, pkg, tarball } from './helpers/pack.js';
 
 // `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs in an

@@ -34,7 +34,15 @@ function startPublishing(dir: string): Promise<string> {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
     process.execPath,
-    [SERVER_MAIN, '--db', path.join(dir, 'service.sqlite'), '--port', '0', '--site-dir', path.join(dir, 'site')],
+    [
+      SERVER_MAIN,
+      '--db',
+      path.join(dir, 'service.sqlite'),
+      '--port',
+      '0',
+      '--site-dir',
+      path.join(dir, 'site'),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   service = child;
@@ -66,7 +74,21 @@ describe('run --submit against the publishing service', () => {
     const url = await startPublishing(work);
     const redis = await testServer();
     const r = await runCli(
-      ['run', '-t', 'get', '-n', '2000', '-c', '5', '-p', String(redis.port), '-q', '--submit', '--server', url],
+      [
+        'run',
+        '-t',
+        'get',
+        '-n',
+        '2000',
+        '-c',
+        '5',
+        '-p',
+        String(redis.port),
+        '-q',
+        '--submit',
+        '--server',
+        url,
+      ],
       installed.npx,
     );
     expect(r.code, describeResult(r)).toBe(0);

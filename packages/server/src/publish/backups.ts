@@ -67,8 +67,9 @@ export class BackupSchedule {
       this.last = { lastBackupAt: at.toISOString(), lastBackupPath: path, lastError: null };
       this.o.log(`backup: ${path}`);
       const names = (await readdir(this.o.dir)).filter((n) => /^benchdb-.*\.sqlite$/.test(n)).sort();
+      // A backup opened since (to check or restore from it) has WAL companions: they go with it.
       for (const old of names.slice(0, Math.max(0, names.length - this.o.keep)))
-        await rm(join(this.o.dir, old), { force: true });
+        for (const suffix of ['', '-wal', '-shm']) await rm(join(this.o.dir, old + suffix), { force: true });
       return path;
     } catch (e) {
       this.last = { ...this.last, lastError: `backup to ${path} failed: ${(e as Error).message}` };

@@ -115,7 +115,8 @@ export class SiteBuilder {
     if (this.running) {
       const end = this.running.startedAt + took;
       // A build reads the database as it goes; one that started before the result may not have it.
-      return this.running.startedAt > receivedAt ? end : Math.max(end, Date.now()) + took;
+      // Otherwise it waits for the build after it, which starts a debounce after this one ends.
+      return this.running.startedAt > receivedAt ? end : Math.max(end, Date.now()) + this.o.debounceMs + took;
     }
     if (this.timer) return this.timerAt + took;
     return null;
@@ -128,7 +129,12 @@ export class SiteBuilder {
     this.timer = null;
     const running = this.running;
     if (running) {
-      running.child.kill('SIGTERM');
+      // The build's whole process group (it is its own: detached), Astro and its helpers included.
+      try {
+        process.kill(-running.child.pid!, 'SIGTERM');
+      } catch {
+        running.child.kill('SIGTERM');
+      }
       await running.done;
     }
   }
@@ -150,7 +156,8 @@ export class SiteBuilder {
     this.running = { child, startedAt, done };
     const code = await new Promise<number | string>((resolve) => {
       child.once('error', (e) => resolve(e.message));
-      child.once('close', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown'));
+      // 'exit', not 'close': a grandchild that outlives the build (esbuild's service) may hold its pipes.
+      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown'));
     });
     try {
       if (code === 0 && existsSync(out)) await this.swapIn(out, name, fingerprint, startedAt);
@@ -178,11 +185,11 @@ export class SiteBuilder {
     const { command } = this.o;
     const child =
       typeof command === 'string'
-        ? spawn(command, { shell: true, env, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        ? spawn(command, { shell: true, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+        : spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
-    child.once('close', () => log.end());
+    child.once('exit', () => setImmediate(() => log.end()));
     return child;
   }
 
