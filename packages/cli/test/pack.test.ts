@@ -49,7 +49,7 @@ describe('the npm package', () => {
     timeout: BACKSTOP_MS,
   }, async () => {
     const installed = await packAndInstall(BACKSTOP_MS);
-    const { root, dir, home, env, packed: info, installLog } = installed;
+    const { root, dir, home, packed: info, installLog } = installed;
     cleanup.push(root, path.join(CLI_DIR, tarball));
     expect(info.filename).toBe(tarball);
     expect(info.files.map((f) => f.path).sort()).toEqual([
