@@ -1,22 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
-import {
-  CLI_DIR,
-  describeResult,
-  removeTempDirs,
-  runCli,
-  type SpawnOptions,
-  stopServers,
-  testServer,
-} from './helpers/cli.js';
+import { CLI_DIR, describeResult, removeTempDirs, runCli, stopServers, testServer } from './helpers/cli.js';
+import { packAndInstall, pkg, tarball } from './helpers/pack.js';
 
 // `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs in an
 // empty directory, with an empty home directory and npm cache and no workspace around it, compiles
@@ -24,16 +14,6 @@ import {
 // user pastes it. No step has a wall-clock limit: each waits for its process (the machine may be
 // busy); vitest's timeout is only the backstop.
 
-const execFileP = promisify(execFile);
-const pkg = JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8')) as {
-  name: string;
-  version: string;
-  bin: Record<string, string>;
-  dependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
-  peerDependenciesMeta: Record<string, { optional?: boolean }>;
-};
-const tarball = `${pkg.name}-${pkg.version}.tgz`;
 const cleanup: string[] = [];
 const BACKSTOP_MS = 30 * 60_000;
 
@@ -68,15 +48,11 @@ describe('the npm package', () => {
   it('installs from the tarball with no native build, runs, and every hint it prints works', {
     timeout: BACKSTOP_MS,
   }, async () => {
-    const packed = path.join(CLI_DIR, tarball);
-    cleanup.push(packed);
-    const { stdout } = await execFileP('npm', ['pack', '--json'], { cwd: CLI_DIR, maxBuffer: 16 << 20 });
-    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    expect(info!.filename).toBe(tarball);
-    expect(info!.files.map((f) => f.path).sort()).toEqual([
+    const installed = await packAndInstall(BACKSTOP_MS);
+    const { root, dir, home, packed: info, installLog } = installed;
+    cleanup.push(root, path.join(CLI_DIR, tarball));
+    expect(info.filename).toBe(tarball);
+    expect(info.files.map((f) => f.path).sort()).toEqual([
       'bundle/bin.js',
       'bundle/worker.js',
       'package.json',
@@ -87,37 +63,12 @@ describe('the npm package', () => {
     // No static import of the native module: it is required only when a database is opened.
     expect(bundled).not.toMatch(/from ['"]better-sqlite3['"]/);
     expect(bundled).not.toMatch(/fastify/);
-
-    // A stranger's machine: an empty directory, home directory and npm cache.
-    const root = await mkdtemp(path.join(tmpdir(), 'rbdb-pack-'));
-    cleanup.push(root);
-    const [dir, home, cache] = ['project', 'home', 'npm-cache'].map((d) => path.join(root, d));
-    await Promise.all([dir, home, cache].map((d) => mkdir(d!)));
-    await rename(packed, path.join(dir!, tarball));
-    const env: Record<string, string> = {
-      HOME: home!,
-      npm_config_cache: cache!,
-      npm_config_userconfig: path.join(home!, '.npmrc'),
-      REDIS_BENCHDB_CONFIG_DIR: '',
-      XDG_CONFIG_HOME: '',
-      REDIS_BENCHDB_DB: '',
-      XDG_DATA_HOME: '',
-      REDIS_BENCHDB_SERVER: '',
-      // pnpm exec points NODE_PATH at the workspace's packages, where better-sqlite3 is: a stranger has none.
-      NODE_PATH: '',
-    };
-    const install = await execFileP(
-      'npm',
-      ['install', '--prefer-online', '--no-audit', '--no-fund', '--foreground-scripts', `./${tarball}`],
-      { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 16 << 20 },
-    );
-    const installLog = install.stdout + install.stderr;
     expect(installLog).not.toMatch(/node-gyp|prebuild-install/);
-    expect(existsSync(path.join(dir!, 'node_modules/better-sqlite3'))).toBe(false);
-    expect(filesEnding(path.join(dir!, 'node_modules'), '.node')).toEqual([]);
+    expect(existsSync(path.join(dir, 'node_modules/better-sqlite3'))).toBe(false);
+    expect(filesEnding(path.join(dir, 'node_modules'), '.node')).toEqual([]);
 
     // As an npx user runs it: `npx redis-benchdb ...` in that directory.
-    const opts: SpawnOptions = { cwd: dir, command: ['npx', 'redis-benchdb'], env, timeoutMs: BACKSTOP_MS };
+    const opts = installed.npx;
     const help = await runCli(['--help'], opts);
     expect(help.code, describeResult(help)).toBe(0);
     expect(help.stdout).toContain('view');
@@ -149,7 +100,7 @@ describe('the npm package', () => {
     expect(r.stderr).not.toContain('stored in');
     const kept = /^kept in (\S+)$/m.exec(r.stderr)?.[1];
     expect(kept, r.stderr).toBe(
-      path.join(home!, '.local/share/redis-benchdb/results', `${path.basename(kept ?? '')}`),
+      path.join(home, '.local/share/redis-benchdb/results', `${path.basename(kept ?? '')}`),
     );
     expect(existsSync(kept!)).toBe(true);
     const id = path.basename(kept!, '.json');
@@ -181,7 +132,7 @@ describe('the npm package', () => {
     )?.[1];
     expect(pending, r.stderr).toBeDefined();
     expect(r.stderr).toContain('there is no public service yet');
-    const spooled = path.join(home!, '.local/share/redis-benchdb/spool', `${id}.json`);
+    const spooled = path.join(home, '.local/share/redis-benchdb/spool', `${id}.json`);
     expect(existsSync(spooled)).toBe(true);
     const noServer = await shell(pending!.replace(' --server URL', ''));
     expect(noServer.code).toBe(2);

@@ -6,6 +6,7 @@ import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
+import { siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
 import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
@@ -24,7 +25,8 @@ import { retractRoutes } from './routes/retract.js';
  * - `GET /api/v1/cohorts/:fingerprint`: a workload's distribution of ops/s
  * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these (read/openapi.ts)
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
- * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`
+ * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`, and `site`, `backup` when publishing
+ * - with `publish.site`: every other GET is the built site (publish/site-routes.ts), rebuilt after new results
  *
  * Every error is `{ error: { code, message } }`. A submission's checks run on worker threads
  * (IngestQueue, CheckPool); its write on the event loop. The caller owns the database and closes it
@@ -90,14 +92,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   const cohorts = new CohortCache(o.db);
+  const { site, backups } = o.publish;
+  // A stored or retracted result changes pages: ask for a build (debounced, one at a time).
+  const changed = site ? () => site.request() : () => {};
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs });
+    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs, changed });
     readRoutes(scope, { db: o.db, cohorts });
     openApiRoute(scope);
-    retractRoutes(scope, { db: o.db, cohorts });
-    healthRoutes(scope, { db: o.db, queue });
+    retractRoutes(scope, { db: o.db, cohorts, changed });
+    healthRoutes(scope, { db: o.db, queue, site, backups });
     methodNotAllowedRoutes(scope);
+    if (site) await siteRoutes(scope, { db: o.db, site });
   });
   return app;
 }

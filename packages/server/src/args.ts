@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { DEFAULT_APP_OPTIONS } from './options.js';
-import type { ServeOptions } from './serve.js';
+import { DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
 
 /** The bin's default port; the library's is 0 (a free one), which suits tests, not a service. */
 export const DEFAULT_PORT = 8080;
+export const DEFAULT_BACKUP_EVERY_MIN = 60;
+export const DEFAULT_BACKUP_KEEP = 24;
 
 export const USAGE = `usage: redis-benchdb-server [--db PATH] [--host H] [--port N] [options]
 
@@ -29,9 +31,25 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --log                     a JSON line per request on stdout (pino), with the stack of any 500
   -h, --help                this text
 
-Example:
+Publishing (the site on the same origin; docs/DEPLOY.md):
+  --site-dir DIR            serve the static site built into DIR at /, and rebuild it after new results:
+                            one build at a time, into a fresh directory swapped in only when it succeeds.
+                            A result page not built yet shows that the result was received, and when its
+                            page should appear; GET /api/v1/health has the site's state
+  --site-build CMD          the shell command that builds the site; it gets REDIS_BENCHDB_DB,
+                            REDIS_BENCHDB_SITE_OUT (the directory to write) and REDIS_BENCHDB_SITE_URL
+                            (default: node scripts/site-build.mjs of the clone the service runs from)
+  --site-url URL            the public address the pages name (default: $REDIS_BENCHDB_SITE_URL, else
+                            the service's own http://HOST:PORT)
+  --site-debounce MS        a new result waits this long for others to join its build (default: ${DEFAULT_SITE_DEBOUNCE_MS})
+  --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
+  --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
+  --backup-keep N           the newest N backups are kept (default: ${DEFAULT_BACKUP_KEEP})
+
+Examples:
   redis-benchdb-server --db /tmp/service.sqlite --port 8080
-  (from a clone of the repository: pnpm -s redis-benchdb-server --db /tmp/service.sqlite --port 8080)`;
+  (from a clone of the repository: pnpm -s redis-benchdb-server --db /tmp/service.sqlite --port 8080)
+  pnpm -s redis-benchdb-server --db /tmp/service.sqlite --site-dir /tmp/site --backup-dir /tmp/backups`;
 
 /** A command line the service cannot start from; main.ts prints it with the usage and exits 2. */
 export class UsageError extends Error {
@@ -53,6 +71,7 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
   const limits = DEFAULT_APP_OPTIONS.rateLimit;
   const port = integer('port', values.port, DEFAULT_PORT, 0);
   if (port > 65535) throw new UsageError(`invalid --port: ${values.port} (0 to 65535; 0 picks a free one)`);
+  const publishing = publishOptions(values, env);
   return {
     help: false,
     options: {
@@ -83,8 +102,38 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
           1,
         ),
       },
+      ...publishing,
     },
   };
+}
+
+function publishOptions(
+  values: ReturnType<typeof parse>,
+  env: NodeJS.ProcessEnv,
+): Pick<ServeOptions, 'site' | 'backup'> {
+  for (const flag of ['site-build', 'site-url', 'site-debounce'] as const)
+    if (values[flag] !== undefined && values['site-dir'] === undefined)
+      throw new UsageError(`--${flag} needs --site-dir DIR (where the built site goes)`);
+  for (const flag of ['backup-every-min', 'backup-keep'] as const)
+    if (values[flag] !== undefined && values['backup-dir'] === undefined)
+      throw new UsageError(`--${flag} needs --backup-dir DIR (where the backups go)`);
+  const out: Pick<ServeOptions, 'site' | 'backup'> = {};
+  const siteUrl = values['site-url'] ?? (env.REDIS_BENCHDB_SITE_URL || undefined);
+  if (values['site-dir'] !== undefined)
+    out.site = {
+      dir: values['site-dir'],
+      ...(values['site-build'] !== undefined ? { build: values['site-build'] } : {}),
+      ...(siteUrl !== undefined ? { url: siteUrl.replace(/\/+$/, '') } : {}),
+      debounceMs: integer('site-debounce', values['site-debounce'], DEFAULT_SITE_DEBOUNCE_MS, 0),
+    };
+  if (values['backup-dir'] !== undefined)
+    out.backup = {
+      dir: values['backup-dir'],
+      intervalMs:
+        integer('backup-every-min', values['backup-every-min'], DEFAULT_BACKUP_EVERY_MIN, 1) * 60_000,
+      keep: integer('backup-keep', values['backup-keep'], DEFAULT_BACKUP_KEEP, 1),
+    };
+  return out;
 }
 
 function parse(argv: string[]) {
@@ -103,6 +152,13 @@ function parse(argv: string[]) {
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
       log: { type: 'boolean', default: false },
+      'site-dir': { type: 'string' },
+      'site-build': { type: 'string' },
+      'site-url': { type: 'string' },
+      'site-debounce': { type: 'string' },
+      'backup-dir': { type: 'string' },
+      'backup-every-min': { type: 'string' },
+      'backup-keep': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;

@@ -12,4 +12,13 @@ export {
   type ResolvedAppOptions,
   resolveAppOptions,
 } from './options.js';
-export { DEFAULT_SERVE_OPTIONS, type RunningServer, type ServeOptions, startServer } from './serve.js';
+export { BackupSchedule, type BackupStatus, backupDatabase } from './publish/backups.js';
+export { SiteBuilder, type SiteStatus } from './publish/site-builder.js';
+export {
+  DEFAULT_SERVE_OPTIONS,
+  DEFAULT_SITE_DEBOUNCE_MS,
+  type PublishSiteOptions,
+  type RunningServer,
+  type ServeOptions,
+  startServer,
+} from './serve.js';

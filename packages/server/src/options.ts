@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { BenchDb } from '@redis-benchdb/db';
+import type { BackupSchedule } from './publish/backups.js';
+import type { SiteBuilder } from './publish/site-builder.js';
 
 export interface RateLimitOptions {
   /** Requests of any kind from one client address, per minute. @default 600 */
@@ -28,10 +30,18 @@ export interface AppOptions {
    * retry-after. Their bodies may also take at most 8 × bodyLimitBytes. @default 256
    */
   maxQueuedSubmissions?: number;
+  /** The publishing service's parts (serve.ts makes them): the site it serves and rebuilds, its backups. */
+  publish?: Publishing;
 }
 
-export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit'>> & {
+export interface Publishing {
+  site?: SiteBuilder;
+  backups?: BackupSchedule;
+}
+
+export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit' | 'publish'>> & {
   rateLimit: Required<RateLimitOptions>;
+  publish: Publishing;
 };
 
 export const DEFAULT_APP_OPTIONS = {
@@ -43,7 +53,7 @@ export const DEFAULT_APP_OPTIONS = {
   checkThreads: Math.max(1, availableParallelism() - 1),
   // A 5 KiB submission takes about a millisecond of checks: 256 wait a fraction of a second.
   maxQueuedSubmissions: 256,
-} as const satisfies Omit<ResolvedAppOptions, 'db'>;
+} as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish'>;
 
 /** Defaults filled in and every number checked, once, before the server exists. */
 export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
@@ -51,6 +61,7 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
     ...DEFAULT_APP_OPTIONS,
     ...opts,
     rateLimit: { ...DEFAULT_APP_OPTIONS.rateLimit, ...opts.rateLimit },
+    publish: opts.publish ?? {},
   };
   positiveInteger('bodyLimitBytes', o.bodyLimitBytes);
   positiveInteger('requestTimeoutMs', o.requestTimeoutMs);

@@ -1,31 +1,78 @@
-import { openDatabase } from '@redis-benchdb/db';
+import { resolve } from 'node:path';
+import { count, openDatabase } from '@redis-benchdb/db';
 import { buildApp } from './app.js';
 import type { AppOptions } from './options.js';
+import { BackupSchedule } from './publish/backups.js';
+import { defaultSiteBuild } from './publish/default-build.js';
+import { SiteBuilder } from './publish/site-builder.js';
 
-export interface ServeOptions extends Omit<AppOptions, 'db'> {
+export interface PublishSiteOptions {
+  /** Where the built sites go (see SiteBuilder); the served one survives a restart. */
+  dir: string;
+  /**
+   * What builds the site: a shell command line, or an argv. @default `node scripts/site-build.mjs` of
+   * the repository the service runs from (publish/default-build.ts)
+   */
+  build?: string | readonly string[];
+  /** The public address the pages name. @default the service's own URL */
+  url?: string;
+  /** @default 2000 */
+  debounceMs?: number;
+}
+
+export interface ServeOptions extends Omit<AppOptions, 'db' | 'publish'> {
   /** The SQLite file; created (with its directory) and migrated if need be. */
   dbPath: string;
   /** @default '127.0.0.1' */
   host?: string;
   /** 0 picks a free port. @default 0 */
   port?: number;
+  /** Serve the site on the same origin, and rebuild it after new results: the publishing service. */
+  site?: PublishSiteOptions;
+  /** Online backups of the database (SQLite's backup API) every interval. */
+  backup?: { dir: string; intervalMs: number; keep: number };
+  /** Where the service says what it does (builds, backups). @default stderr */
+  log?: (line: string) => void;
 }
 
 export const DEFAULT_SERVE_OPTIONS = { host: '127.0.0.1', port: 0 } as const;
+export const DEFAULT_SITE_DEBOUNCE_MS = 2000;
 
 export interface RunningServer {
   /** `http://host:port`, without a trailing slash. */
   url: string;
   port: number;
+  /** The publishing service's parts, when it publishes. */
+  site?: SiteBuilder;
+  backups?: BackupSchedule;
   /** Stop accepting, finish the requests in flight, then close the database. */
   close(): Promise<void>;
 }
 
 /** Open the database, build the app and listen. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { dbPath, host, port, ...appOptions } = { ...DEFAULT_SERVE_OPTIONS, ...options };
+  const {
+    dbPath,
+    host,
+    port,
+    site: siteOptions,
+    backup,
+    log,
+    ...appOptions
+  } = {
+    ...DEFAULT_SERVE_OPTIONS,
+    log: (line: string) => process.stderr.write(`redis-benchdb-server: ${line}\n`),
+    ...options,
+  };
+  const site = siteOptions ? siteBuilder(siteOptions, dbPath, log) : undefined;
   const db = openDatabase(dbPath);
-  const app = buildApp({ ...appOptions, db });
+  const backups = backup ? new BackupSchedule(db, { ...backup, log }) : undefined;
+  if (site)
+    site.fingerprint = () => {
+      const c = count(db);
+      return `${c.results} results, ${c.retracted} retracted`;
+    };
+  const app = buildApp({ ...appOptions, db, publish: { site, backups } });
   try {
     await app.listen({ host, port });
   } catch (e) {
@@ -36,14 +83,38 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error(`unexpected address ${address}`);
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+  await site?.start(siteOptions?.url ?? url);
+  backups?.start();
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url,
     port: address.port,
+    ...(site ? { site } : {}),
+    ...(backups ? { backups } : {}),
     // Idempotent: a signal and the caller may both ask.
     close: () =>
-      (closing ??= app.close().finally(() => {
-        db.close();
-      })),
+      (closing ??= app
+        .close()
+        .then(() => Promise.all([site?.close(), backups?.close()]))
+        .finally(() => {
+          db.close();
+        })
+        .then(() => {})),
   };
+}
+
+function siteBuilder(o: PublishSiteOptions, dbPath: string, log: (line: string) => void): SiteBuilder {
+  const command = o.build ?? defaultSiteBuild();
+  if (command === null)
+    throw new Error(
+      'no site build command: this is not a clone of the repository (no scripts/site-build.mjs); give --site-build "CMD"',
+    );
+  return new SiteBuilder({
+    siteDir: resolve(o.dir),
+    command,
+    dbPath: resolve(dbPath),
+    debounceMs: o.debounceMs ?? DEFAULT_SITE_DEBOUNCE_MS,
+    log,
+  });
 }

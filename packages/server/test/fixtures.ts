@@ -147,7 +147,7 @@ afterAll(() => {
 export function spawnService(
   dbPath: string,
   extraArgs: string[] = [],
-  { sharedByTests = false } = {},
+  { sharedByTests = false, env = {} }: { sharedByTests?: boolean; env?: Record<string, string> } = {},
 ): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
@@ -164,7 +164,7 @@ export function spawnService(
       '1000000',
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   (sharedByTests ? shared : running).add(child);
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>

@@ -9,7 +9,7 @@ import {
 /**
  * Cohort distributions as last read, until the database changes. A cohort of 10,000 results takes
  * tens of milliseconds to read, on the event loop; it changes only when a result is stored or
- * retracted. This service's own writes call invalidate(); another process's (a `db:build` on the same
+ * retracted. This service's own writes call added() or retracted(); another process's (a `db:build` on the same
  * file) change SQLite's data_version, checked on every read (a pragma, no table read).
  */
 export class CohortCache {

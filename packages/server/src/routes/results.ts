@@ -14,6 +14,8 @@ export interface ResultsRouteDeps {
   cohorts: CohortCache;
   /** The socket's idle timeout (fastify's connectionTimeout). */
   idleTimeoutMs: number;
+  /** Told when a new result is stored (the publishing service rebuilds its site). */
+  changed: () => void;
 }
 
 /** A content id: the hex SHA-256 of a payload. Anything else cannot be stored, so it is not looked up. */
@@ -64,7 +66,7 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 async function submit(
   request: FastifyRequest,
   reply: FastifyReply,
-  { queue, keys, cohorts }: ResultsRouteDeps,
+  { queue, keys, cohorts, changed }: ResultsRouteDeps,
 ) {
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
@@ -82,7 +84,10 @@ async function submit(
     throw outcome;
   }
   const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
-  if (!duplicate) cohorts.added(id);
+  if (!duplicate) {
+    cohorts.added(id);
+    changed();
+  }
   if (key !== undefined) keys.charge(key);
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;

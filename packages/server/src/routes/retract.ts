@@ -10,7 +10,7 @@ import { rawBody } from './results.js';
  */
 export function retractRoutes(
   app: FastifyInstance,
-  { db, cohorts }: { db: BenchDb; cohorts: CohortCache },
+  { db, cohorts, changed }: { db: BenchDb; cohorts: CohortCache; changed: () => void },
 ): void {
   app.post<{ Params: { id: string } }>('/api/v1/results/:id/retract', async (request) => {
     let req: unknown;
@@ -30,6 +30,7 @@ export function retractRoutes(
     const outcome = retract(db, req);
     // A retracted result leaves its cohorts.
     cohorts.retracted();
+    changed();
     return outcome;
   });
 }

@@ -1,0 +1,235 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface SiteBuilderOptions {
+  /** Where builds go: `builds/<n>/` each, `current` a symlink to the one served, `build.log` the last log. */
+  siteDir: string;
+  /**
+   * What builds the site: an argv run as is, or a shell command line. It gets REDIS_BENCHDB_DB,
+   * REDIS_BENCHDB_SITE_OUT (an empty directory to fill) and REDIS_BENCHDB_SITE_URL in its environment.
+   */
+  command: readonly string[] | string;
+  dbPath: string;
+  /** The first new result after a quiet spell waits this long, and results sent meanwhile join its build. */
+  debounceMs: number;
+  log: (line: string) => void;
+}
+
+/** What /api/v1/health says of the site. */
+export interface SiteStatus {
+  /** `none`: no site built yet; `failed`: the last build failed, and the previous site is served. */
+  state: 'none' | 'ready' | 'failed';
+  building: boolean;
+  /** A build is wanted: it starts when the wait (debounce) ends, or when the running build ends. */
+  pending: boolean;
+  /** When the site served was built (ISO 8601), and how long that took. */
+  lastBuildAt: string | null;
+  lastBuildMs: number | null;
+  /** The last failed build's exit and log tail, until a build succeeds. */
+  lastError: string | null;
+}
+
+const MARKER = '.redis-benchdb-build.json';
+
+/**
+ * Rebuilds the static site after new results, one build at a time. A build writes into a fresh
+ * directory, and only a build that exits 0 is swapped in (the `current` symlink is replaced by
+ * rename, and `root` changes), so a half-built site is never served; a failed one leaves the previous
+ * site in place. A request during a build makes one more build after it, however many came.
+ */
+export class SiteBuilder {
+  /** The directory served now, or null before the first build. */
+  root: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
+  private running: { child: ChildProcess; startedAt: number; done: Promise<void> } | null = null;
+  private again = false;
+  private closed = false;
+  private builtFingerprint: string | null = null;
+  private lastBuildAt: number | null = null;
+  private lastBuildMs: number | null = null;
+  private lastError: string | null = null;
+  private siteUrl = '';
+  /** What the database holds now, as a string: a build is skipped when the site served was built from the same. */
+  fingerprint: () => string = () => '';
+
+  constructor(private readonly o: SiteBuilderOptions) {}
+
+  /**
+   * Serve the site already built in siteDir, if any; build now when the database has changed since.
+   * `siteUrl`: the public address the pages name (embeds, cards), known once the service listens.
+   */
+  async start(siteUrl: string): Promise<void> {
+    this.siteUrl = siteUrl;
+    const builds = join(this.o.siteDir, 'builds');
+    await mkdir(builds, { recursive: true });
+    // A build cut short by a stop: never served, never finished.
+    for (const name of await readdir(builds))
+      if (name.endsWith('.partial')) await rm(join(builds, name), { recursive: true, force: true });
+    const current = await readlink(join(this.o.siteDir, 'current')).catch(() => null);
+    if (current !== null && existsSync(join(current, MARKER))) {
+      const marker = JSON.parse(await readFile(join(current, MARKER), 'utf8')) as BuildMarker;
+      this.root = current;
+      this.builtFingerprint = marker.fingerprint;
+      this.lastBuildAt = Date.parse(marker.builtAt);
+      this.lastBuildMs = marker.durationMs;
+    }
+    this.request(0);
+  }
+
+  /** Ask for a build: after the debounce (or now, with 0); during a build, once more after it. */
+  request(delayMs = this.o.debounceMs): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timerAt = Date.now() + delayMs;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.build();
+    }, delayMs);
+  }
+
+  status(): SiteStatus {
+    return {
+      state: this.lastError !== null ? 'failed' : this.root === null ? 'none' : 'ready',
+      building: this.running !== null,
+      pending: this.timer !== null || this.again,
+      lastBuildAt: this.lastBuildAt === null ? null : new Date(this.lastBuildAt).toISOString(),
+      lastBuildMs: this.lastBuildMs,
+      lastError: this.lastError,
+    };
+  }
+
+  /**
+   * When a result received at `receivedAt` (ms) should have its page, from the last build's duration:
+   * null when no build is under way or due, or no build has finished yet to go by.
+   */
+  expectedAt(receivedAt: number): number | null {
+    const took = this.lastBuildMs;
+    if (took === null) return null;
+    if (this.running) {
+      const end = this.running.startedAt + took;
+      // A build reads the database as it goes; one that started before the result may not have it.
+      // Otherwise it waits for the build after it, which starts a debounce after this one ends.
+      return this.running.startedAt > receivedAt ? end : Math.max(end, Date.now()) + this.o.debounceMs + took;
+    }
+    if (this.timer) return this.timerAt + took;
+    return null;
+  }
+
+  /** Stop: no more builds; a running one is ended (its directory is cleared at the next start). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const running = this.running;
+    if (running) {
+      // The build's whole process group (it is its own: detached), Astro and its helpers included.
+      try {
+        process.kill(-running.child.pid!, 'SIGTERM');
+      } catch {
+        running.child.kill('SIGTERM');
+      }
+      await running.done;
+    }
+  }
+
+  private async build(): Promise<void> {
+    const fingerprint = this.fingerprint();
+    if (fingerprint === this.builtFingerprint && this.lastError === null) {
+      this.o.log(`site: unchanged since the last build (${fingerprint}); not rebuilt`);
+      return;
+    }
+    const startedAt = Date.now();
+    const name = String(startedAt);
+    const out = join(this.o.siteDir, 'builds', `${name}.partial`);
+    const logPath = join(this.o.siteDir, 'build.log');
+    this.o.log(`site: building into ${out} (log: ${logPath})`);
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    const child = this.spawn(out, logPath);
+    this.running = { child, startedAt, done };
+    const code = await new Promise<number | string>((resolve) => {
+      child.once('error', (e) => resolve(e.message));
+      // 'exit', not 'close': a grandchild that outlives the build (esbuild's service) may hold its pipes.
+      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown'));
+    });
+    try {
+      if (code === 0 && existsSync(out)) await this.swapIn(out, name, fingerprint, startedAt);
+      else await this.failed(out, logPath, code);
+    } catch (e) {
+      await this.failed(out, logPath, (e as Error).message);
+    } finally {
+      this.running = null;
+      settle();
+    }
+    if (this.again && !this.closed) {
+      this.again = false;
+      this.request();
+    }
+  }
+
+  private spawn(out: string, logPath: string): ChildProcess {
+    const env = {
+      ...process.env,
+      REDIS_BENCHDB_DB: this.o.dbPath,
+      REDIS_BENCHDB_SITE_OUT: out,
+      REDIS_BENCHDB_SITE_URL: this.siteUrl,
+    };
+    const log = createWriteStream(logPath);
+    const { command } = this.o;
+    const child =
+      typeof command === 'string'
+        ? spawn(command, { shell: true, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+        : spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    child.once('exit', () => setImmediate(() => log.end()));
+    return child;
+  }
+
+  private async swapIn(out: string, name: string, fingerprint: string, startedAt: number): Promise<void> {
+    const durationMs = Date.now() - startedAt;
+    const marker: BuildMarker = { fingerprint, builtAt: new Date().toISOString(), durationMs };
+    await writeFile(join(out, MARKER), JSON.stringify(marker));
+    const dir = join(this.o.siteDir, 'builds', name);
+    await rename(out, dir);
+    // rename() over the old link is atomic: a reader finds the old site or the new one, never neither.
+    const link = join(this.o.siteDir, 'current');
+    await rm(`${link}.new`, { force: true });
+    await symlink(dir, `${link}.new`);
+    await rename(`${link}.new`, link);
+    const previous = this.root;
+    this.root = dir;
+    this.builtFingerprint = fingerprint;
+    this.lastBuildAt = Date.parse(marker.builtAt);
+    this.lastBuildMs = durationMs;
+    this.lastError = null;
+    this.o.log(`site: built in ${(durationMs / 1000).toFixed(1)} s; serving ${dir}`);
+    // The previous site stays one more build: a request may be reading its files now.
+    for (const old of await readdir(join(this.o.siteDir, 'builds'))) {
+      const path = join(this.o.siteDir, 'builds', old);
+      if (path !== dir && path !== previous && !old.endsWith('.partial'))
+        await rm(path, { recursive: true, force: true });
+    }
+  }
+
+  private async failed(out: string, logPath: string, code: number | string): Promise<void> {
+    await rm(out, { recursive: true, force: true });
+    if (this.closed) return;
+    const tail = (await readFile(logPath, 'utf8').catch(() => '')).trim().split('\n').slice(-5).join('\n');
+    this.lastError = `the site build exited with ${code}; the previous site is still served. Log ${logPath}:\n${tail}`;
+    this.o.log(`site: ${this.lastError}`);
+  }
+}
+
+interface BuildMarker {
+  fingerprint: string;
+  builtAt: string;
+  durationMs: number;
+}

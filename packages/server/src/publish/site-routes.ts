@@ -1,0 +1,83 @@
+import { stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { BenchDb } from '@redis-benchdb/db';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { replyNotFound } from '../error-reply.js';
+import { placeholderHtml } from './placeholder.js';
+import type { SiteBuilder } from './site-builder.js';
+
+/** A result page: `/results/<id>/` (db's resultPagePath). */
+const RESULT_PAGE = /^\/results\/([0-9a-f]{64})\/(?:index\.html)?$/;
+
+/**
+ * The built site, on the service's own origin: every GET outside /api/ is a file of the site served
+ * now (SiteBuilder.root, read per request, so a swap takes effect at once). A result page not built
+ * yet, for a result the database holds, is a placeholder that says so (202).
+ */
+export async function siteRoutes(app: FastifyInstance, { db, site }: { db: BenchDb; site: SiteBuilder }) {
+  // serve: false: the root changes with each build, so each reply names it (sendFile's rootPath).
+  await app.register(fastifyStatic, { root: process.cwd(), serve: false, index: false });
+  const receipt = db.sqlite.prepare<[string], { receivedAt: string; retractedAt: string | null }>(
+    'SELECT received_at AS receivedAt, retracted_at AS retractedAt FROM results WHERE id = ?',
+  );
+
+  app.get('/*', async (request, reply) => {
+    const path = sitePath(request);
+    if (path === null) return replyNotFound(request, reply);
+    const root = site.root;
+    const file = root === null ? null : await existingFile(root, path);
+    if (file === 'directory') return reply.redirect(`${path}/`, 301);
+    if (root !== null && file !== null) return reply.sendFile(file, root);
+    const id = RESULT_PAGE.exec(path)?.[1];
+    const row = id === undefined ? undefined : receipt.get(id);
+    if (id !== undefined && row !== undefined && row.retractedAt === null)
+      return placeholder(reply, id, row.receivedAt);
+    if (root === null)
+      return reply
+        .status(503)
+        .header('retry-after', '30')
+        .type('text/plain; charset=utf-8')
+        .send(
+          'the site is being built for the first time; try again shortly (GET /api/v1/health says when)\n',
+        );
+    return replyNotFound(request, reply);
+  });
+
+  function placeholder(reply: FastifyReply, id: string, receivedAt: string) {
+    const status = site.status();
+    const html = placeholderHtml({
+      id,
+      receivedAt,
+      expectedAt: site.expectedAt(Date.parse(receivedAt)),
+      failed: status.state === 'failed',
+      now: Date.now(),
+    });
+    return reply.status(202).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  }
+}
+
+/** The URL's path, decoded and normalised; null for /api/ (the API's own 404) or a path that escapes. */
+function sitePath(request: FastifyRequest): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(request.url.split('?')[0]!);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0') || path.startsWith('/api/')) return null;
+  const normal = posix.normalize(path);
+  return normal.startsWith('/') && !normal.includes('/../') ? normal : null;
+}
+
+/** The file to send for `path` under root (a directory's index.html), 'directory' for a path lacking its slash, or null. */
+async function existingFile(root: string, path: string): Promise<string | 'directory' | null> {
+  const file = path.endsWith('/') ? `${path}index.html` : path;
+  const found = await stat(join(root, file)).catch(() => null);
+  if (found?.isFile()) return file;
+  if (found?.isDirectory() && !path.endsWith('/')) {
+    const index = await stat(join(root, file, 'index.html')).catch(() => null);
+    return index?.isFile() ? 'directory' : null;
+  }
+  return null;
+}

@@ -1,0 +1,27 @@
+// A stand-in for scripts/site-build.mjs in the service's tests (--site-build "node fake-site-build.mjs"):
+// writes an index and one page per listed result of $REDIS_BENCHDB_DB into $REDIS_BENCHDB_SITE_OUT, the
+// way the real build lays them out, in milliseconds instead of a minute of Astro. Each build appends a
+// line to $FAKE_BUILD_LOG; it waits while $FAKE_BUILD_GATE names a missing file (so a test can hold a
+// build open), and fails while $FAKE_BUILD_FAIL names a file that exists.
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listResults, openDatabase } from '@redis-benchdb/db';
+
+const { REDIS_BENCHDB_DB, REDIS_BENCHDB_SITE_OUT: out, REDIS_BENCHDB_SITE_URL, FAKE_BUILD_LOG } = process.env;
+const { FAKE_BUILD_GATE: gate, FAKE_BUILD_FAIL: fail } = process.env;
+appendFileSync(FAKE_BUILD_LOG, `start ${Date.now()}\n`);
+while (gate && !existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+if (fail && existsSync(fail)) {
+  console.error('fake build: told to fail');
+  process.exit(3);
+}
+const db = openDatabase(REDIS_BENCHDB_DB, { readonly: true });
+const rows = listResults(db, { limit: 1000, offset: 0 });
+db.close();
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'index.html'), `<p>${rows.length} results, site ${REDIS_BENCHDB_SITE_URL}</p>`);
+for (const r of rows) {
+  mkdirSync(join(out, 'results', r.id), { recursive: true });
+  writeFileSync(join(out, 'results', r.id, 'index.html'), `<h1>${r.id}</h1><h2 id="rank">Rank</h2>`);
+}
+appendFileSync(FAKE_BUILD_LOG, `built ${rows.length}\n`);
