@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildSite, runNode } from './build.js';
+import { startRedis } from './redis-server.js';
 
 // The README's promise: after `redis-benchdb run`, the new result is on the locally built site.
 // A real run (short ad hoc cells) against a throwaway redis-server on a free port, stored in a
@@ -15,32 +15,9 @@ let dir: string;
 let server: ChildProcess;
 let port: number;
 
-/** A port nobody listens on now: the kernel's pick for port 0. */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return p;
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-run-site-'));
-  port = await freePort();
-  server = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    {
-      stdio: 'ignore',
-    },
-  );
-  // Ready when it answers: the CLI itself would say so plainly if it did not.
-  for (let i = 0; i < 100; i++) {
-    const ok =
-      spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG';
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  ({ child: server, port } = await startRedis(dir));
 });
 
 afterAll(async () => {

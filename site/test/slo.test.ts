@@ -3,9 +3,8 @@
 // and read in Chromium. The result page states "max N ops/s at p99 ≤ 20 ms" with its bracket and
 // draws the search's steps (latency against offered load, the objective as a rule); the explorer and
 // the version page name the figure for what it is. Every page fits a phone's width.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slug } from '../src/lib/routes.js';
 import { runNode } from './build.js';
+import { startRedis } from './redis-server.js';
 import { type ServedSite, serveBuiltSite } from './served-site.js';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
@@ -26,22 +26,11 @@ let search: SloSearch;
 let product: string;
 let version: string;
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return p;
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-site-slo-'));
-  const port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir], {
-    stdio: 'ignore',
-  });
-  while (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() !== 'PONG')
-    await new Promise((r) => setTimeout(r, 50));
+  const started = await startRedis(dir);
+  redis = started.child;
+  const port = started.port;
   // p99 within 20 ms: met on a busy 2-core host at low rates (its p99 there is a few ms), so the
   // search brackets; 15 s keeps the test short.
   const out = join(dir, 'slo.json');

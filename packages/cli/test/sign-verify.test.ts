@@ -393,7 +393,7 @@ describe('the quick profile, signed and verified', () => {
 
     const { payload } = await readEnvelope(out);
     expect(validateResult(payload).ok).toBe(true);
-    expect(payload.suite).toEqual({ id: 'standard-v1', version: 1, profile: 'quick' });
+    expect(payload.suite).toEqual({ id: 'standard-v1', version: 2, profile: 'quick' });
     expect(payload.incomplete).toBe(false);
     expect(expected).toHaveLength(30);
     expect(payload.cells.map((c) => c.label)).toEqual(expected.map((c) => c.label));

@@ -61,13 +61,23 @@ describe('the answer tracks the server', () => {
     const session = await BenchSession.open({ ...DEFAULT_TARGET, host: '127.0.0.1', port: redis.port });
     cleanups.push(() => session.close());
 
-    const cheap = await search(session, CHEAP_ITERATIONS);
-    const dear = await search(session, CHEAP_ITERATIONS * SLOWDOWN);
-    // Both bracket within the default budget: each answer is a measured boundary, not a bound.
-    expect(cheap.search.outcome, trace(cheap.search)).toBe('bracketed');
-    expect(dear.search.outcome, trace(dear.search)).toBe('bracketed');
-    for (const s of [cheap.search, dear.search])
-      expect(s.elapsedSec).toBeLessThanOrEqual(DEFAULT_SLO_BUDGET_SEC);
+    // Two searches of each, interleaved, and the higher answer of each kept: other work on a shared
+    // host can only take CPU from the server and lower an answer (at a load average of 13 one search
+    // of the dear command failed at 45% of its capacity, the median then 73 ms), so the higher of two
+    // is the nearer to the server's own, and interleaving spreads a slow minute over both kinds.
+    const runs: Awaited<ReturnType<typeof search>>[][] = [[], []];
+    for (let i = 0; i < 2; i++)
+      for (const [k, iterations] of [CHEAP_ITERATIONS, CHEAP_ITERATIONS * SLOWDOWN].entries())
+        runs[k]!.push(await search(session, iterations));
+    for (const r of runs.flat()) {
+      // Every search brackets within the default budget: each answer is a measured boundary, not a bound.
+      expect(r.search.outcome, trace(r.search)).toBe('bracketed');
+      expect(r.search.elapsedSec).toBeLessThanOrEqual(DEFAULT_SLO_BUDGET_SEC);
+    }
+    const best = (rs: Awaited<ReturnType<typeof search>>[]) =>
+      rs.reduce((a, b) => (b.search.answerOpsPerSec! > a.search.answerOpsPerSec! ? b : a));
+    const cheap = best(runs[0]!);
+    const dear = best(runs[1]!);
 
     // The server's own figure for how much dearer a call became: below 4x, because the fixed part of
     // each call (parsing, the script's lookup, the reply) does not grow with the loop.
@@ -76,8 +86,8 @@ describe('the answer tracks the server', () => {
     const answerRatio = cheap.search.answerOpsPerSec! / dear.search.answerOpsPerSec!;
     const why = `answers ${cheap.search.answerOpsPerSec} and ${dear.search.answerOpsPerSec} ops/s, ${cheap.usecPerCall} and ${dear.usecPerCall} us per call\n${trace(cheap.search)}\n${trace(dear.search)}`;
     // 0.6 to 1.5 times the cost ratio: the bracket is 5% wide, and on a shared 2-core host the
-    // server's share of a CPU differs between two searches half a minute apart (three runs at a load
-    // average of 6-7 gave 0.85, 1.13 and one in between). A search blind to the server would give
+    // server's share of a CPU differs between searches half a minute apart (three runs of one search
+    // each at a load average of 6-7 gave 0.85, 1.13 and one in between). A search blind to the server would give
     // the same answer twice (ratio 1, under half of the 3.8 expected), as would one set by the
     // client, whose work per call is the same in both.
     expect(answerRatio, why).toBeGreaterThan(costRatio * 0.6);

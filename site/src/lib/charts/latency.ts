@@ -60,6 +60,19 @@ export function nines(p: number): number {
   return -Math.log10(1 - p / 100);
 }
 
+/** A log axis of latency in `unit`, on the given ticks (from logTicks): the latency charts share it. */
+export function latencyAxis(unit: string, yTicks: readonly number[]): Plot.ScaleOptions {
+  return {
+    type: 'log',
+    label: `Latency (${unit}, log scale)`,
+    grid: true,
+    domain: [yTicks[0]!, yTicks.at(-1)!],
+    ticks: [...yTicks],
+    tickFormat: latencyTick,
+    inset: INSET,
+  };
+}
+
 /** A tick of the percentile axis: "99.9%". */
 const percent = (x: number) => `${+(100 - 100 * 10 ** -x).toPrecision(6)}%`;
 
@@ -92,15 +105,7 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
         tickFormat: percent,
         inset: INSET,
       },
-      y: {
-        type: 'log',
-        label: `Latency (${unit}, log scale)`,
-        grid: true,
-        domain: [yTicks[0]!, yTicks.at(-1)!],
-        ticks: yTicks,
-        tickFormat: latencyTick,
-        inset: INSET,
-      },
+      y: latencyAxis(unit, yTicks),
       marks: [
         Plot.lineY(rows, { x: 'x', y: 'y', stroke: 'series' }),
         Plot.dot(rows, { x: 'x', y: 'y', fill: 'series', r: 2.5 }),

@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import type { SloView } from '../slo.js';
 import { latencyTick, latencyUnit, linearTicks, logTicks, opsTick } from './axes.js';
+import { latencyAxis } from './latency.js';
 import { type Chart, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** One latency of one step of one search: a point of the hockey stick. */
@@ -76,15 +77,7 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         tickFormat: opsTick,
         inset: INSET,
       },
-      y: {
-        type: 'log',
-        label: `Latency (${unit}, log scale)`,
-        grid: true,
-        domain: [yTicks[0]!, yTicks.at(-1)!],
-        ticks: yTicks,
-        tickFormat: latencyTick,
-        inset: INSET,
-      },
+      y: latencyAxis(unit, yTicks),
       marks: [
         Plot.ruleY([o.objectiveUs / div], { stroke: '#b00020', strokeDasharray: '6,4' }),
         ...(o.answerOpsPerSec === null
