@@ -6,7 +6,7 @@
 // `redis-benchdb run` against a throwaway redis-server) and times, from the POST, until its page,
 // not the placeholder, is served. The PNG cache (site/node_modules/.cache) is the repository's, as
 // a service's would be; the first build fills it for the second.
-// Wrap it in /work/notes/wait-quiet on a shared machine: the builds take both cores for minutes.
+// Run it on a quiet machine: the builds take both cores for minutes.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
