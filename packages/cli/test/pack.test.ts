@@ -6,7 +6,7 @@ import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
 import { CLI_DIR, describeResult, removeTempDirs, runCli, stopServers, testServer } from './helpers/cli.js';
-import { packAndInstall, pkg, tarball } from './helpers/pack.js';
+import { PACK_BACKSTOP_MS, packAndInstall, pkg, tarball } from './helpers/pack.js';
 
 // `npm pack` in packages/cli (prepack bundles with esbuild) must give a tarball that installs in an
 // empty directory, with an empty home directory and npm cache and no workspace around it, compiles
@@ -15,7 +15,6 @@ import { packAndInstall, pkg, tarball } from './helpers/pack.js';
 // busy); vitest's timeout is only the backstop.
 
 const cleanup: string[] = [];
-const BACKSTOP_MS = 30 * 60_000;
 
 afterAll(async () => {
   await stopServers();
@@ -46,9 +45,9 @@ describe('the npm package', () => {
   });
 
   it('installs from the tarball with no native build, runs, and every hint it prints works', {
-    timeout: BACKSTOP_MS,
+    timeout: PACK_BACKSTOP_MS,
   }, async () => {
-    const installed = await packAndInstall(BACKSTOP_MS);
+    const installed = await packAndInstall(PACK_BACKSTOP_MS);
     const { root, dir, home, packed: info, installLog } = installed;
     cleanup.push(root, path.join(CLI_DIR, tarball));
     expect(info.filename).toBe(tarball);

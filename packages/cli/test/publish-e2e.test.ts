@@ -11,10 +11,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_DIR, describeResult, removeTempDirs, runCli, stopServers, testServer } from './helpers/cli.js';
-import { packAndInstall, tarball } from './helpers/pack.js';
+import { PACK_BACKSTOP_MS, packAndInstall, tarball } from './helpers/pack.js';
 
 const SERVER_MAIN = path.resolve(CLI_DIR, '../server/dist/main.js');
-const BACKSTOP_MS = 30 * 60_000;
 const cleanup: string[] = [];
 let service: ChildProcess | undefined;
 
@@ -62,9 +61,9 @@ async function get(url: string) {
 
 describe('run --submit against the publishing service', () => {
   it('the installed runner submits, prints the page URL and rank, and the URL shows the placeholder and then the page', {
-    timeout: BACKSTOP_MS,
+    timeout: PACK_BACKSTOP_MS,
   }, async () => {
-    const installed = await packAndInstall(BACKSTOP_MS);
+    const installed = await packAndInstall(PACK_BACKSTOP_MS);
     cleanup.push(installed.root, path.join(CLI_DIR, tarball));
     expect(installed.installLog).not.toMatch(/node-gyp|prebuild-install/);
     expect(existsSync(path.join(installed.dir, 'node_modules/better-sqlite3'))).toBe(false);

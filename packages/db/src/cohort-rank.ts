@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { COHORT_SQL, type CohortRank } from './cohort.js';
+import { COHORT_SQL, type CohortRank, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 
 /**
@@ -60,22 +60,7 @@ export function countRank(
   const n = st.rank.get({ fp: workloadFingerprint, cpu: null, id: resultId, ops, myCpu: cpuModel })!;
   if (n.member === 0) return null;
   return {
-    overall: rank(ops, n.size, n.keys, n.slower, n.atOps),
-    sameCpu: cpuModel === null ? null : rank(ops, n.cpuSize, n.cpuKeys, n.cpuSlower, n.cpuAtOps),
-  };
-}
-
-/** `atOps` counts this result too. Percentile as rankIn: 100 × (slower + equal / 2) / (size − 1). */
-function rank(ops: number, size: number, distinctKeys: number, slower: number, atOps: number): CohortRank {
-  const equal = atOps - 1;
-  const others = size - 1;
-  return {
-    opsPerSec: ops,
-    size,
-    distinctKeys,
-    slower,
-    equal,
-    faster: others - slower - equal,
-    percentile: others === 0 ? null : (100 * (slower + equal / 2)) / others,
+    overall: rankFromCounts(ops, n.size, n.keys, n.slower, n.atOps),
+    sameCpu: cpuModel === null ? null : rankFromCounts(ops, n.cpuSize, n.cpuKeys, n.cpuSlower, n.cpuAtOps),
   };
 }

@@ -104,13 +104,34 @@ export function rankIn(c: Cohort, resultId: string): CohortRank | null {
   if (i === undefined) return null;
   const ops = c.members[i]!.opsPerSec;
   // Members are slowest first: two binary searches bound the run of equal medians.
-  const slower = bound(c.members, ops, false);
-  const equal = bound(c.members, ops, true) - slower - 1;
-  const others = c.members.length - 1;
+  const figure = (j: number) => c.members[j]!.opsPerSec;
+  const slower = countBelow(c.members.length, figure, ops, false);
+  return rankFromCounts(
+    ops,
+    c.members.length,
+    c.distinctKeys,
+    slower,
+    countBelow(c.members.length, figure, ops, true) - slower,
+  );
+}
+
+/**
+ * A member's rank from the counts around its figure: `slower` members below it and `atOps` at it,
+ * itself included. Percentile: 100 × (slower + equal / 2) / (size − 1).
+ */
+export function rankFromCounts(
+  ops: number,
+  size: number,
+  distinctKeys: number,
+  slower: number,
+  atOps: number,
+): CohortRank {
+  const equal = atOps - 1;
+  const others = size - 1;
   return {
     opsPerSec: ops,
-    size: c.members.length,
-    distinctKeys: c.distinctKeys,
+    size,
+    distinctKeys,
     slower,
     equal,
     faster: others - slower - equal,
@@ -118,14 +139,14 @@ export function rankIn(c: Cohort, resultId: string): CohortRank | null {
   };
 }
 
-/** How many members are slower than `ops` (or, with `orEqual`, no faster). */
-function bound(members: readonly CohortMember[], ops: number, orEqual: boolean): number {
+/** How many of `length` figures, ascending (`at(i)`), are below `x` (or, with `orEqual`, not above it). */
+export function countBelow(length: number, at: (i: number) => number, x: number, orEqual: boolean): number {
   let lo = 0;
-  let hi = members.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    const v = members[mid]!.opsPerSec;
-    if (v < ops || (orEqual && v === ops)) lo = mid + 1;
+    const v = at(mid);
+    if (v < x || (orEqual && v === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

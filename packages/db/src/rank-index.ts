@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { type CohortMember, type CohortRank, cohort } from './cohort.js';
+import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
 
@@ -136,7 +136,7 @@ class SortedCohort {
   insert(resultId: string, m: { opsPerSec: number; keyFingerprint: string | null }): void {
     // Read after the commit, the cohort may hold it already.
     if (this.#byResult.has(resultId)) return;
-    this.#ops.splice(bound(this.#ops, m.opsPerSec, true), 0, m.opsPerSec);
+    this.#ops.splice(this.#below(m.opsPerSec, true), 0, m.opsPerSec);
     this.#byResult.set(resultId, m.opsPerSec);
     this.#countKey(m.keyFingerprint);
   }
@@ -145,34 +145,15 @@ class SortedCohort {
   rankOf(resultId: string): CohortRank | null {
     const ops = this.#byResult.get(resultId);
     if (ops === undefined) return null;
-    const slower = bound(this.#ops, ops, false);
-    const equal = bound(this.#ops, ops, true) - slower - 1;
-    const others = this.#ops.length - 1;
-    return {
-      opsPerSec: ops,
-      size: this.#ops.length,
-      distinctKeys: this.#keys.size,
-      slower,
-      equal,
-      faster: others - slower - equal,
-      percentile: others === 0 ? null : (100 * (slower + equal / 2)) / others,
-    };
+    const slower = this.#below(ops, false);
+    return rankFromCounts(ops, this.#ops.length, this.#keys.size, slower, this.#below(ops, true) - slower);
+  }
+
+  #below(x: number, orEqual: boolean): number {
+    return countBelow(this.#ops.length, (i) => this.#ops[i]!, x, orEqual);
   }
 
   #countKey(key: string | null): void {
     if (key !== null) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
   }
-}
-
-/** How many figures are below `ops` (or, with `orEqual`, not above it). */
-function bound(ops: readonly number[], x: number, orEqual: boolean): number {
-  let lo = 0;
-  let hi = ops.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const v = ops[mid]!;
-    if (v < x || (orEqual && v === x)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -4,7 +4,8 @@ import type { BenchDb } from './open.js';
 
 /**
  * A result's headline cells ranked in their cohorts: what its page shows and what the CLI prints
- * after a submit. One function for both, so a submitter reads the same rank as the page.
+ * after a submit. The service ranks through RankIndex (rank-index.ts), which keeps cohorts in memory;
+ * resultRanks counts them in SQLite each time, and is the reference a test holds RankIndex to.
  */
 
 /** The cells ranked: the suite's baseline GET and SET, as the site's headline. */

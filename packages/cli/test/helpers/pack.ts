@@ -22,6 +22,9 @@ export interface PackageJson {
 export const pkg = JSON.parse(readFileSync(path.join(CLI_DIR, 'package.json'), 'utf8')) as PackageJson;
 export const tarball = `${pkg.name}-${pkg.version}.tgz`;
 
+/** Packing, an npm install and the runs after it: a guard against a hang, not a guess at the time. */
+export const PACK_BACKSTOP_MS = 30 * 60_000;
+
 export interface Installed {
   /** The temp directory holding the rest: the caller removes it. */
   root: string;
