@@ -261,8 +261,9 @@ export function commandRateSampler(port, { intervalMs = 50 } = {}) {
 }
 
 /**
- * A command's rate over the middle of the period it was being served: the period runs from the
- * last sample before its count first grew to the first sample after it last grew, and `trim` of
+ * A command's rate over the middle of the first period it was being served: the period runs from
+ * the last sample before its count first grew to the first sample after it last grew before a
+ * pause, and `trim` of
  * it is dropped at each end (start-up and the last stragglers). Null when fewer than 4 samples
  * fall inside, too short a run to say.
  * @param {Array<{ t: number, calls: Record<string, number> }>} samples
@@ -271,10 +272,15 @@ export function commandRateSampler(port, { intervalMs = 50 } = {}) {
  */
 export function steadyRate(samples, command, trim = 0.2) {
   const count = (/** @type {number} */ i) => samples[i]?.calls[command] ?? 0;
+  // Only the first period of growth: a run can serve the command again later (redis-benchdb's drift
+  // check repeats its first cell after the others), and a span that took in the pause between
+  // would read as a rate too low. A pause is GAP_SAMPLES samples in a row without growth.
+  const GAP_SAMPLES = 5;
   let first = -1;
   let last = -1;
   for (let i = 1; i < samples.length; i++)
     if (count(i) > count(i - 1)) {
+      if (first >= 0 && i - last > GAP_SAMPLES) break;
       if (first < 0) first = i - 1;
       last = i;
     }

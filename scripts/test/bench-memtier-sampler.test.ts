@@ -101,6 +101,17 @@ describe('steadyRate', () => {
     expect(steadyRate(samples, 'set', 0)!).toBeLessThan(12_000);
   });
 
+  it("is the first period's rate when the command is served again after a pause (a drift check's repeat)", () => {
+    // The same run, then 2 s of other commands, then a repeat at a third of the speed.
+    const withRepeat = samples.map((s) => ({ ...s, calls: { ...s.calls } }));
+    let more = calls;
+    for (let i = 100; i < 160; i++) {
+      more += i < 140 ? 0 : 200;
+      withRepeat.push({ t: i * 50, calls: { set: more } });
+    }
+    expect(steadyRate(withRepeat, 'set')).toBe(12_000);
+  });
+
   it('is null for a command not served, or served too briefly to say', () => {
     expect(steadyRate(samples, 'get')).toBeNull();
     expect(steadyRate(samples.slice(8, 13), 'set')).toBeNull();
