@@ -1,9 +1,10 @@
 import { DEFAULT_CELL_OPTIONS } from '@redis-benchdb/engine';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/command/define.js';
-import runDef, { parseRunFlags, parseSize, type RunFlags } from '../src/commands/run.js';
+import runDef, { parseRunFlags, type RunFlags } from '../src/commands/run.js';
 import { CliError } from '../src/errors.js';
 import { parseUri } from '../src/options/target.js';
+import { parseSize } from '../src/options/values.js';
 import { PROGRAM } from '../src/program.js';
 import { planCells } from '../src/run/cells.js';
 import type { RunPlan } from '../src/run/request.js';
