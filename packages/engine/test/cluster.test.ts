@@ -312,6 +312,8 @@ async function incrCalls(n: { redis: Redis }): Promise<number> {
 
 describe('a pipeline per node', () => {
   const P = 16;
+  /** Only a backstop: the test unpauses as soon as it has its samples. */
+  const PAUSE_BACKSTOP_MS = 120_000;
   const connections = 5;
 
   // One primary holds its writes (CLIENT PAUSE WRITE: its INFO still answers) from before the cell
@@ -328,9 +330,9 @@ describe('a pipeline per node', () => {
       const requests = 30_000;
       const [paused, ...others] = nodes.slice(0, 3) as [(typeof nodes)[0], ...(typeof nodes)[0][]];
       const before = await Promise.all([paused, ...others].map(incrCalls));
-      const pauseMs = 3000;
-      await paused.redis.call('CLIENT', 'PAUSE', String(pauseMs), 'WRITE');
-      const pauseEnds = Date.now() + pauseMs;
+      // Paused until the samples are taken, then unpaused: a pause of fixed length could end before a
+      // busy machine got the cell going, and the samples would prove nothing.
+      await paused.redis.call('CLIENT', 'PAUSE', String(PAUSE_BACKSTOP_MS), 'WRITE');
       let loadBegan!: () => void;
       const began = new Promise<void>((r) => {
         loadBegan = r;
@@ -351,18 +353,31 @@ describe('a pipeline per node', () => {
           },
         },
       );
-      await began;
-      await sleep(300);
-      const during = await Promise.all([paused, ...others].map(incrCalls));
-      expect(Date.now(), 'the samples were taken while the primary was paused').toBeLessThan(pauseEnds - 200);
+      const othersDoneBy = (counts: number[]) =>
+        counts.slice(1).reduce((a, x, i) => a + x - before[i + 1]!, 0);
+      let during: number[];
+      try {
+        await began;
+        // Until the others are past what they could complete if they waited on the paused node (or
+        // a backstop, where the assertion below fails): a condition, not a guess at how long it takes.
+        const backstop = Date.now() + 60_000;
+        do {
+          await sleep(100);
+          during = await Promise.all([paused, ...others].map(incrCalls));
+        } while (othersDoneBy(during) <= connections * 3 * P && Date.now() < backstop);
+      } finally {
+        await paused.redis.call('CLIENT', 'UNPAUSE');
+      }
       const pausedDone = during[0]! - before[0]!;
-      const othersDone = during.slice(1).reduce((a, x, i) => a + x - before[i + 1]!, 0);
+      const othersDone = othersDoneBy(during);
+      // The cell ends before anything is asserted, so that a failure here leaves no load behind to
+      // disturb the next test's counts.
+      const r = await run;
       expect(pausedDone).toBe(0);
       expect(othersDone, `requests completed by the other primaries during the pause`).toBeGreaterThan(
         connections * 3 * P,
       );
 
-      const r = await run;
       expectClean(r, requests);
       // Sequential keys, exactly requests / keyspaceSize rounds of the key space: each key was
       // drawn 6 times, and each drawn key was sent once (none skipped, none left pending).

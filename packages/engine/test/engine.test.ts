@@ -14,6 +14,7 @@ import {
   startServer,
   type Target,
 } from '../dist/index.js';
+import { withCpuPressure } from './helpers/cpu-pressure.js';
 import { makeTestCertificates } from './helpers/tls.js';
 
 // Integration tests against throwaway redis-servers (never the production one on 6379). Tests
@@ -757,38 +758,63 @@ describe('open loop', () => {
 
   it('holds the asked rate and times from the intended send', async () => {
     const s = await open(ctx.target);
-    const r = await s.runCell(timed({ test: 'SET', rateOpsPerSec: 2000, durationSec: 1, connections: 10 }));
+    const {
+      value: r,
+      busy,
+      pressure,
+    } = await withCpuPressure(() =>
+      s.runCell(timed({ test: 'SET', rateOpsPerSec: 2000, durationSec: 1, connections: 10 })),
+    );
     expect(r.error).toBeNull();
-    expect(Math.abs(r.opsPerSec / 2000 - 1)).toBeLessThan(0.1);
-    // The measured phase lasts about the asked second (the worker may start a little late).
-    expect(r.durationSec).toBeGreaterThan(0.7);
-    expect(r.durationSec).toBeLessThan(1.3);
     expect(r.responseTimeUs).not.toBeNull();
     expect(r.responseTimeUs!.count).toBe(r.completed);
     expect(r.responseHistogram).not.toBeNull();
     // Response time includes any wait for the send slot, so it is never below service time.
     expect(r.responseTimeUs!.p50Us).toBeGreaterThanOrEqual(r.latencyUs.minUs);
-    expect(r.saturation.achievedRateRatio).not.toBeNull();
-    expect(Math.abs(r.saturation.achievedRateRatio! - 1)).toBeLessThan(0.1);
+    // The rate reported is the rate achieved, however busy the host.
+    expect(r.saturation.achievedRateRatio).toBeCloseTo(r.opsPerSec / 2000, 2);
+    expect(r.opsPerSec).toBeCloseTo(r.completed / r.durationSec, -1);
     expect(r.crossCheck.status).toBe('match');
+    if (busy) {
+      console.log(
+        `open loop at 2000/s: the host was busy (CPU pressure ${pressure!.toFixed(2)}): achieved ${r.saturation.achievedRateRatio} of the rate in ${r.durationSec} s, not held to it`,
+      );
+      return;
+    }
+    expect(Math.abs(r.opsPerSec / 2000 - 1)).toBeLessThan(0.1);
+    // The measured phase lasts about the asked second (the worker may start a little late).
+    expect(r.durationSec).toBeGreaterThan(0.7);
+    expect(r.durationSec).toBeLessThan(1.3);
   });
 
   it('with a request count and Poisson arrivals, sends exactly that count at about the rate', async () => {
     const s = await open(ctx.target);
-    const r = await s.runCell(
-      cell({
-        test: 'INCR',
-        keyspaceSize: 1,
-        rateOpsPerSec: 4000,
-        requests: 2000,
-        arrival: 'poisson',
-        connections: 8,
-      }),
+    const {
+      value: r,
+      busy,
+      pressure,
+    } = await withCpuPressure(() =>
+      s.runCell(
+        cell({
+          test: 'INCR',
+          keyspaceSize: 1,
+          rateOpsPerSec: 4000,
+          requests: 2000,
+          arrival: 'poisson',
+          connections: 8,
+        }),
+      ),
     );
     expectExact(r, 2000);
     expect(r.responseTimeUs!.count).toBe(2000);
-    expect(r.durationSec).toBeGreaterThan(0.35);
-    expect(r.durationSec).toBeLessThan(0.8);
+    if (busy)
+      console.log(
+        `Poisson arrivals at 4000/s: the host was busy (CPU pressure ${pressure!.toFixed(2)}): ${r.durationSec} s, not held to the rate`,
+      );
+    else {
+      expect(r.durationSec).toBeGreaterThan(0.35);
+      expect(r.durationSec).toBeLessThan(0.8);
+    }
     expect(await s.control.redis.get(`${s.prefix}counter:000000000000`)).toBe('2000');
   });
 });
