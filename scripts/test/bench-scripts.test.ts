@@ -142,4 +142,59 @@ describe('bench scripts at a tiny scale', () => {
     expectFigures(doc.rows, ['busiestPrimaryCpu', 'clientElu'], finite);
     for (const row of doc.rows) expect([row.cell, row.crossCheckMatches]).toEqual([row.cell, '1/1']);
   });
+
+  it('bench-slo-repro: each search with its answer or reason, bracket and times, and the verdict', async () => {
+    const doc = await runJson('bench-slo-repro.mjs', ['--runs', '2', '--keyspace', '1000', '--budget', '5']);
+    expect(doc.results).toHaveLength(2);
+    for (const r of doc.results) {
+      expect(r.outcome).toMatch(/^(bracketed|objective-never-met|unbounded|client-bound|server-disturbed)$/);
+      expect(positive(r.elapsedSec)).toBe(true);
+      expect(r.wallSec).toBeGreaterThan(r.elapsedSec);
+      expect(r.budgetSec).toBe(5);
+      expect(r.steps).toBeGreaterThan(0);
+      if (r.outcome === 'bracketed') expect(r.answerOpsPerSec).toBe(r.bracket.passOpsPerSec);
+      else expect(r.reason).toEqual(expect.any(String));
+    }
+    // The verdict is the results', whatever a busy machine made of the searches.
+    const { verdict } = doc;
+    expect(verdict.bounded).toBe(doc.results.every((r: { elapsedSec: number }) => r.elapsedSec <= 5));
+    expect(verdict.answered).toBe(doc.results.every((r: { outcome: string }) => r.outcome === 'bracketed'));
+    if (!verdict.answered) expect(verdict.overlap).toBe(false);
+    expect(doc.argv).toEqual(
+      expect.arrayContaining(['--slo', 'p99<=1ms', '--slo-budget', '5', '--trials', '1']),
+    );
+  });
+
+  it('bench-slo-memtier: without --memtier, says how to build one', async () => {
+    const r = await runScript('bench-slo-memtier.mjs', []);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--memtier PATH');
+    expect(r.stderr).toContain('node scripts/build-memtier.mjs memtier_benchmark-2.3.0.tar.gz');
+    const bad = await runScript('bench-slo-memtier.mjs', ['--memtier', '/bin/false', '--rates', '0.5,x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--rates must be positive multiples of the capacity');
+  });
+
+  // memtier_benchmark is not packaged: built with scripts/build-memtier.mjs and named here to run.
+  const memtier = process.env.REDIS_BENCHDB_MEMTIER;
+  it.skipIf(!memtier)(
+    'bench-slo-memtier: both tools at each rate, finite figures (REDIS_BENCHDB_MEMTIER)',
+    async () => {
+      const doc = await runJson('bench-slo-memtier.mjs', [
+        ...['--memtier', memtier!, '--duration', '1', '--keyspace', '1000', '--rates', '0.5,1.5'],
+      ]);
+      expect(doc.rows.map((r: { multiple: number }) => r.multiple)).toEqual([0.5, 1.5]);
+      for (const r of doc.rows) {
+        // The same total rate for both: memtier's per-connection rate, as its bursts deliver it, times 50.
+        expect(r.offered.totalOpsPerSec).toBe((50 * r.offered.perInterval * 1e6) / r.offered.intervalUs);
+        for (const tool of [r.ours, r.memtier]) {
+          expect(positive(tool.achievedOpsPerSec)).toBe(true);
+          expect(positive(tool.p99Us)).toBe(true);
+          expect(tool.hitRatio).toBe(1);
+        }
+        expect(positive(r.ours.p99FromSendUs)).toBe(true);
+      }
+      expect(await refused(doc.server.port)).toBe(true);
+    },
+  );
 });

@@ -377,3 +377,37 @@ describe('ReplyReader: attributes inside aggregates', () => {
     expect(reader.feed(buf, buf.length)).toBe(2);
   });
 });
+
+// A load socket counts only the misses of measured requests: it needs to know which replies were
+// null, by ordinal, however the bytes were split into reads.
+describe('ReplyReader: null replies marked by ordinal', () => {
+  const nilOrdinals: number[] = [];
+  let ordinal = 0;
+  for (const c of CORPUS) {
+    if (c.nils) nilOrdinals.push(ordinal);
+    ordinal += c.replies;
+  }
+
+  const marked = (reader: ReplyReader) =>
+    [...reader.nilMarks!].flatMap((m, i) => (m === 1 ? [i] : [])).sort((a, b) => a - b);
+
+  it('marks the ordinal of every top-level null, and only those', () => {
+    expect(nilOrdinals.length).toBeGreaterThan(3);
+    for (const seed of [1, 2, 3]) {
+      const reader = new ReplyReader();
+      reader.trackNils(255);
+      for (const chunk of randomChunks(corpus, seed, 7)) reader.feed(Buffer.from(chunk), chunk.length);
+      expect(reader.replies).toBeLessThan(256);
+      expect(marked(reader)).toEqual(nilOrdinals);
+    }
+  });
+
+  it('wraps the ordinal around the ring', () => {
+    const reader = new ReplyReader();
+    reader.trackNils(3);
+    const buf = Buffer.from('+OK\r\n+OK\r\n+OK\r\n+OK\r\n+OK\r\n$-1\r\n');
+    reader.feed(buf, buf.length);
+    // The sixth reply, ordinal 5, is the null: 5 & 3 = 1.
+    expect(marked(reader)).toEqual([1]);
+  });
+});

@@ -263,7 +263,6 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
   counters(): ConnectionCounters {
     const errors = new Map<string, number>();
     let completed = 0;
-    let nils = 0;
     let bytesIn = 0;
     let bytesOut = 0;
     let errorExample = '';
@@ -271,11 +270,10 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
       for (const [k, v] of n.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
       if (errorExample === '') errorExample = n.reader.firstError;
       completed += n.reader.replies - n.nonRequestReplies;
-      nils += n.reader.nils;
       bytesIn += n.bytesIn;
       bytesOut += n.bytesOut;
     }
-    return { completed, nils, errors, bytesIn, bytesOut, moved: this.moved, ask: this.ask, errorExample };
+    return { completed, errors, bytesIn, bytesOut, moved: this.moved, ask: this.ask, errorExample };
   }
 
   /** Each primary has its own socket: one that stopped answering is found even while the others flow. */

@@ -169,9 +169,17 @@ export class NodeSocket extends ReplySocket {
     const intended = this.intendedTimes;
     const mask = this.mask;
     let head = this.head;
+    // Null replies among these k, if any: each is counted only when its request was measured.
+    const marks = this.newNils();
+    let nils = 0;
     for (let j = 0; j < k; j++, ordinal++) {
       const e = head;
       head = (head + 1) & mask;
+      let nil = 0;
+      if (marks !== null) {
+        nil = marks[ordinal & mask]!;
+        marks[ordinal & mask] = 0;
+      }
       if (this.templateOf[e] === ASKING_ENTRY) {
         this.nonRequestReplies++;
         continue;
@@ -193,6 +201,7 @@ export class NodeSocket extends ReplySocket {
       const sent = times[e]!;
       if (sent >= measureStart) {
         measured++;
+        nils += nil;
         w.latency.recordMs(now - sent);
         if (intended !== null) w.responseTime!.recordMs(now - intended[e]!);
       }
@@ -202,6 +211,7 @@ export class NodeSocket extends ReplySocket {
     this.inFlight -= own;
     if (completed === 0) return;
     w.measuredCompleted += measured;
+    w.measuredNils += nils;
     w.lastReplyMs = now;
     this.owner.onNodeReplies(completed, now);
   }

@@ -116,7 +116,6 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
     const r = this.reader;
     return {
       completed: r.replies - this.nonRequestReplies,
-      nils: r.nils,
       errors: r.errorsByType,
       bytesIn: this.bytesIn,
       bytesOut: this.bytesOut,
@@ -139,10 +138,20 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
     const mask = this.mask;
     let head = this.head;
     let measured = 0;
-    for (let j = 0; j < k; j++) {
+    // Null replies among these k, if any: each is counted only when its request was measured.
+    const marks = this.newNils();
+    let ordinal = this.reader.replies - k;
+    let nils = 0;
+    for (let j = 0; j < k; j++, ordinal++) {
       const sent = times[head]!;
+      let nil = 0;
+      if (marks !== null) {
+        nil = marks[ordinal & mask]!;
+        marks[ordinal & mask] = 0;
+      }
       if (sent >= measureStart) {
         measured++;
+        nils += nil;
         w.latency.recordMs(now - sent);
         if (intended !== null) w.responseTime!.recordMs(now - intended[head]!);
       }
@@ -151,6 +160,7 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
     this.head = head;
     this.inFlight -= k;
     w.measuredCompleted += measured;
+    w.measuredNils += nils;
     w.lastReplyMs = now;
     this.host.onReplies(this, k, now);
   }

@@ -139,7 +139,6 @@ export class Driver implements ConnectionHost {
   /** The counters of all connections, summed: taken when measuring begins and at the end. */
   private totals() {
     const errors = new Map<string, number>();
-    let nils = 0;
     let bytesIn = 0;
     let bytesOut = 0;
     let completed = 0;
@@ -148,14 +147,13 @@ export class Driver implements ConnectionHost {
     for (const conn of this.conns) {
       const c = conn.counters();
       for (const [k, v] of c.errors) errors.set(k, (errors.get(k) ?? 0) + v);
-      nils += c.nils;
       bytesIn += c.bytesIn;
       bytesOut += c.bytesOut;
       completed += c.completed;
       moved += c.moved;
       ask += c.ask;
     }
-    return { errors, nils, bytesIn, bytesOut, completed, moved, ask };
+    return { errors, bytesIn, bytesOut, completed, moved, ask };
   }
 
   /** Stop sending; finish once every request in flight has its reply. */
@@ -262,15 +260,7 @@ export class Driver implements ConnectionHost {
     if (this.watchdog) clearInterval(this.watchdog);
     const w = this.workload;
     const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
-    const {
-      errors: totalErrors,
-      nils,
-      bytesIn,
-      bytesOut,
-      completed: totalCompleted,
-      moved,
-      ask,
-    } = this.totals();
+    const { errors: totalErrors, bytesIn, bytesOut, completed: totalCompleted, moved, ask } = this.totals();
     let errorExample = '';
     let gap = this.timedOut ?? { gapMs: 0, endMs: 0 };
     for (const c of this.conns) {
@@ -295,7 +285,8 @@ export class Driver implements ConnectionHost {
       totalCompleted,
       measuredErrors,
       totalErrors: Object.fromEntries(totalErrors),
-      measuredNils: nils - this.snapshot.nils,
+      // Counted per reply (LoadConnection.timeReplies): the warm-up's replies are not among them.
+      measuredNils: w.measuredNils,
       measuredBytesIn: bytesIn - this.snapshot.bytesIn,
       measuredBytesOut: bytesOut - this.snapshot.bytesOut,
       measuredRedirects: this.connections.followsRedirects

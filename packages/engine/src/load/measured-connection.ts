@@ -72,7 +72,6 @@ export interface ReplyGap {
 export interface ConnectionCounters {
   /** Replies to the cell's requests: not handshakes, nor redirects that were followed. */
   completed: number;
-  nils: number;
   errors: ReadonlyMap<string, number>;
   bytesIn: number;
   bytesOut: number;

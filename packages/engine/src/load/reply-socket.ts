@@ -38,6 +38,8 @@ export abstract class ReplySocket {
    */
   progressMs = 0;
   private maxGapMs = 0;
+  /** The reader's null replies as of the last newNils(). */
+  private nilsSeen = 0;
   private maxGapEndMs = 0;
 
   readonly sendTimes: Float64Array;
@@ -66,6 +68,8 @@ export abstract class ReplySocket {
     this.mask = size - 1;
     this.sendTimes = new Float64Array(size);
     this.intendedTimes = openLoop ? new Float64Array(size) : null;
+    // Replies never outnumber the ring's entries awaiting them, so the reader's marks fit the same size.
+    this.reader.trackNils(this.mask);
     this.scratch = Buffer.allocUnsafe(Math.max(16_384, batchMax * workload.maxRequestBytes));
     const fixed = workload.fixed;
     if (fixed !== null && fixed.bytes.length * batchMax <= 64 * 1024 * 1024) {
@@ -157,6 +161,17 @@ export abstract class ReplySocket {
       this.preparedViews[n] = view;
     }
     return view;
+  }
+
+  /**
+   * The reader's marks of null replies (by ordinal & mask) when the replies since the last call
+   * include one, else null: most reads have none, and their replies skip the marks.
+   */
+  protected newNils(): Uint8Array | null {
+    const r = this.reader;
+    if (r.nils === this.nilsSeen) return null;
+    this.nilsSeen = r.nils;
+    return r.nilMarks;
   }
 
   /** `count` replies (count >= 1) came in at `now`: time those sent at or after `measureStart`. */

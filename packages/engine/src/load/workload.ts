@@ -10,6 +10,8 @@ export class Workload {
   /** Requests sent at or after this time are measured; +Infinity while warming up. */
   measureStartMs = Number.POSITIVE_INFINITY;
   measuredCompleted = 0;
+  /** Null replies (misses) among the measured completions. */
+  measuredNils = 0;
   lastReplyMs = 0;
   readonly latency = new LatencyRecorder();
   readonly responseTime: LatencyRecorder | null;

@@ -20,6 +20,14 @@ export class ReplyReader {
   readonly errorsByType = new Map<string, number>();
   /** Top-level null replies ($-1, *-1, RESP3 _): misses for GET-like commands. */
   nils = 0;
+  /**
+   * When tracked (trackNils): a ring, indexed by reply ordinal & mask, where each null reply sets
+   * its 1. The socket reads and clears it as it matches replies to requests, so it can count the
+   * misses of measured requests only; a total taken when measuring begins would also count the
+   * replies to warm-up requests still in flight.
+   */
+  nilMarks: Uint8Array | null = null;
+  private nilMask = 0;
   /** Message of the most recent top-level error, for handshake diagnostics. */
   lastError = '';
   /** Message of the first top-level error: the example a result keeps of what the server refused. */
@@ -39,6 +47,12 @@ export class ReplyReader {
   private carry: Buffer | null = null;
   // The bulk being skipped is a RESP3 blob error (!), counted as an error when it ends.
   private blobError = false;
+
+  /** Mark each null reply in nilMarks; `mask` + 1 (a power of two) must exceed the replies one socket awaits. */
+  trackNils(mask: number): void {
+    this.nilMarks = new Uint8Array(mask + 1);
+    this.nilMask = mask;
+  }
 
   /** Parse buf[0, end) and return how many top-level replies it completed. */
   feed(buf: Buffer, end: number): number {
@@ -100,7 +114,7 @@ export class ReplyReader {
         this.valueDone();
         return;
       case 95: // _ null
-        if (this.stack.length === 0) this.nils++;
+        if (this.stack.length === 0) this.nil();
         this.valueDone();
         return;
       case 36: // $ bulk string
@@ -109,7 +123,7 @@ export class ReplyReader {
         // ! blob error
         const len = parseLength(buf, start + 1, crPos);
         if (len < 0) {
-          if (this.stack.length === 0) this.nils++;
+          if (this.stack.length === 0) this.nil();
           this.valueDone();
           return;
         }
@@ -127,7 +141,7 @@ export class ReplyReader {
         if (type === 37 || type === 124) n *= 2;
         const kind = type === 124 ? ATTRIBUTE : type === 62 ? PUSH : AGGREGATE;
         if (n <= 0) {
-          if (n < 0 && this.stack.length === 0) this.nils++;
+          if (n < 0 && this.stack.length === 0) this.nil();
           this.aggregateDone(kind);
           return;
         }
@@ -138,6 +152,12 @@ export class ReplyReader {
       default:
         throw new ProtocolError(`unexpected RESP type byte 0x${(type ?? 0).toString(16)} in server reply`);
     }
+  }
+
+  /** A top-level null reply: its ordinal is `replies`, counted as it completes. */
+  private nil(): void {
+    this.nils++;
+    if (this.nilMarks !== null) this.nilMarks[this.replies & this.nilMask] = 1;
   }
 
   /** A value completed: close every aggregate it completes, and count a top-level reply. */

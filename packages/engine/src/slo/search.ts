@@ -21,7 +21,11 @@ export const PROBE_SEC = 1;
 export const RESOLUTION = 0.05;
 /** The ramp steps down (by 4) this many times when its first rate already fails. */
 const MAX_STEPS_DOWN = 3;
-/** Opening connections and worker threads, reading INFO before and after: per step. */
+/**
+ * Opening connections and worker threads, reading INFO before and after: per step, at least. A
+ * busy host takes longer (over 1 s a step at a load average of 15), so the search goes by the
+ * longest it has seen, in the probe or a step, to keep within its budget.
+ */
 const STEP_OVERHEAD_SEC = 0.3;
 
 export interface SloSearchOptions {
@@ -67,21 +71,28 @@ export async function runSloSearch(
     ...(hooks.onMeasureEnd ? { onMeasureEnd: hooks.onMeasureEnd } : {}),
   };
   const open = { ...base, requests: undefined };
+  const probeStart = performance.now();
   const probe = await session.runCell(
     { ...open, rateOpsPerSec: undefined, durationSec: PROBE_SEC },
     cellHooks,
   );
   const started = performance.now();
+  // The probe's preload (a GET's keys, written once per session) is no step's overhead.
+  let overheadSec = STEP_OVERHEAD_SEC;
+  if (!base.preload) overheadSec = Math.max(overheadSec, (started - probeStart) / 1000 - PROBE_SEC);
   const state = new SearchState();
 
   const run = async (rate: number): Promise<JudgedStep | null> => {
     const durationSec = stepDurationSec(rate, strictest, budgetSec);
-    const elapsed = (performance.now() - started) / 1000;
-    if (elapsed + STEP_WARMUP_SEC + durationSec + STEP_OVERHEAD_SEC > budgetSec) return null;
+    const stepStart = performance.now();
+    const elapsed = (stepStart - started) / 1000;
+    if (elapsed + STEP_WARMUP_SEC + durationSec + overheadSec > budgetSec) return null;
     const r = await session.runCell(
       { ...open, rateOpsPerSec: rate, durationSec, warmupSec: STEP_WARMUP_SEC },
       cellHooks,
     );
+    const tookSec = (performance.now() - stepStart) / 1000;
+    overheadSec = Math.max(overheadSec, tookSec - STEP_WARMUP_SEC - durationSec);
     const judged = judgeStep(r, rate, durationSec, STEP_WARMUP_SEC, objectives);
     state.record(judged, r);
     hooks.onStep?.(judged.step, state.steps.length - 1);
