@@ -1,19 +1,7 @@
 // pnpm dataset:run [options] SERVER SERVER ... [-- RUN-FLAGS]
-// One interleaved, pinned run group of servers built from source archives, signed with the
-// project's data key, written to <data-dir>/<machine-slug>/ as one file per server plus the
-// manifest.json that says how it was made (scripts/lib/dataset.mjs). SERVER is an archive
-// (../shared/servers/redis-7.4.1.tar.gz), an archive's name found in --archives (redis-7.4.1),
-// or a binary build:server made. See data/README.md.
-//   --profile quick|full              the standard-v1 profile (default quick; RUN-FLAGS may give -t instead)
-//   --server-config-variant LINES     repeat: one launch per variant and server ('io-threads 2')
-//   --persistence LIST                none,aof-everysec,aof-always,aof-no
-//   --server-cpus LIST --client-cpus LIST   pinning (default: the last CPU for the servers, the rest for the client)
-//   --data-dir DIR                    default data/results
-//   --machine SLUG                    the directory name (default: from the CPU model, CPU count, hypervisor)
-//   --key-dir DIR                     the data key (default ~/.config/redis-benchdb/data-key)
-//   --archives DIR                    where archive names are looked up (default ../shared/servers)
-//   --dry-run                         print the command and stop
-// RUN-FLAGS after -- go to `redis-benchdb run` as they are, e.g. -- -t ping_inline,get -n 2000.
+// One interleaved, pinned run group of servers built from source archives, signed with a data key,
+// added to <data-dir>/<machine-slug>/ as one file per server and a group in that directory's
+// manifest.json (scripts/lib/dataset.mjs). USAGE below is what --help prints. See data/README.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
@@ -21,13 +9,15 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  DATA_KEY_NAME,
+  KEYS_DIR,
+  keyFileName,
   MANIFEST_NAME,
   MANIFEST_SCHEMA,
   machineOf,
   machineSlug,
   sameMachine,
   sha256Text,
+  upgradeManifest,
 } from './lib/dataset.mjs';
 import { BuildError, buildServer, readBuildManifest } from './lib/server-build.mjs';
 
@@ -41,6 +31,33 @@ const fail = (s) => {
   log(s);
   process.exit(2);
 };
+const USAGE = `usage: pnpm dataset:run [options] SERVER SERVER ... [-- RUN-FLAGS]
+
+SERVER is a source archive (../shared/servers/redis-7.4.1.tar.gz), an archive's name looked up in
+--archives (redis-7.4.1), or a binary that pnpm build:server made. Archives not built yet are built
+first (about two minutes each). All servers run in one interleaved, pinned run group; its results
+are added to DATA-DIR/MACHINE/ with a new group in its manifest.json (a second run on the same
+machine adds a group beside the first).
+
+  --profile quick|full              the standard-v1 profile (default quick; RUN-FLAGS may give -t instead)
+  --server-config-variant LINES     repeat: one launch per variant and server ('io-threads 2')
+  --persistence LIST                none,aof-everysec,aof-always,aof-no
+  --server-cpus LIST --client-cpus LIST   pinning (default: the last CPU for the servers, the rest for the client)
+  --data-dir DIR                    default data/results
+  --machine SLUG                    the directory name (default: from the CPU model, CPU count, hypervisor)
+  --key-dir DIR                     the data key (default ~/.config/redis-benchdb/data-key); made there
+                                    if there is none, and its public half added to DATA-DIR/keys/
+  --archives DIR                    where archive names are looked up (default ../shared/servers)
+  --dry-run                         print the redis-benchdb run command and stop
+  -h, --help                        print this
+
+RUN-FLAGS after -- go to redis-benchdb run as they are.
+
+The dataset's full group (about two hours on a 2-vCPU VM):
+  pnpm dataset:run --profile full redis-6.0.20 redis-6.2.16 redis-7.0.15 redis-7.2.6 redis-7.4.1 redis-8.0-m01 valkey-7.2.7 valkey-8.0.1
+A tiny trial of the whole flow, into a temporary directory (seconds, once the servers are built):
+  pnpm dataset:run --data-dir /tmp/dataset-trial --key-dir /tmp/dataset-trial-key redis-7.4.1 valkey-8.0.1 -- -t ping_inline,get -n 2000
+`;
 // Flags that would break what the manifest records if given after --: the axes and the pinning
 // are dataset-run's own options; the output and the servers it sets itself.
 const OWN_OPTIONS = [
@@ -81,10 +98,17 @@ try {
       'key-dir': { type: 'string', default: join(homedir(), '.config/redis-benchdb/data-key') },
       archives: { type: 'string', default: join(root, '../shared/servers') },
       'dry-run': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   }));
 } catch (err) {
-  fail(`${err.message} (options go before --, redis-benchdb run's flags after it)`);
+  fail(
+    `${err.message} (options go before --, redis-benchdb run's flags after it; pnpm dataset:run --help lists them)`,
+  );
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
 }
 if (positionals.length === 0)
   fail('no server given: name archives or built binaries, e.g. redis-7.4.1 valkey-8.0.1');
@@ -153,20 +177,50 @@ if (values['dry-run']) {
   process.exit(0);
 }
 
+// Each session measures on a fresh machine, where no data key survives: make one there. Results
+// signed by earlier keys stay valid; DATA-DIR/keys/ lists the public half of every key used.
 const keyFile = join(values['key-dir'], 'signing-key.pem');
-if (!existsSync(keyFile))
-  fail(
-    `no data key at ${keyFile}. The project's data is signed with its own key: copy it there (mode 0600), or make a new one (and name its fingerprint in data/README.md) with: REDIS_BENCHDB_CONFIG_DIR=${values['key-dir']} pnpm -s redis-benchdb keygen`,
-  );
+if (!existsSync(keyFile)) {
+  const made = spawnSync(process.execPath, [CLI, 'keygen'], {
+    encoding: 'utf8',
+    env: { ...process.env, REDIS_BENCHDB_CONFIG_DIR: values['key-dir'] },
+  });
+  if (made.status !== 0) fail(`could not make a data key in ${values['key-dir']}: ${made.stderr.trim()}`);
+  log(`no data key in ${values['key-dir']}: made a new one (keep ${keyFile} for later runs on this machine)`);
+}
 const dataPublicKey = publicKeyFromPrivate(readFileSync(keyFile, 'utf8'));
 const dataKey = keyFingerprint(dataPublicKey);
-// The data directory names its key (data-key.pub.pem, checked by data-results.test.ts): a
-// result signed by any other key does not belong there.
-const publicKeyPath = join(values['data-dir'], DATA_KEY_NAME);
-if (existsSync(publicKeyPath) && keyFingerprint(readFileSync(publicKeyPath, 'utf8')) !== dataKey)
-  fail(
-    `${keyFile} (${dataKey}) is not the key of ${values['data-dir']} (${publicKeyPath}): use the project's data key, or another --data-dir`,
-  );
+const publicKeyPath = join(values['data-dir'], KEYS_DIR, keyFileName(dataKey));
+const newKey = !existsSync(publicKeyPath);
+log(
+  `signing with the data key ${dataKey}${newKey ? ` (new: its public half goes to ${publicKeyPath})` : ''}`,
+);
+
+/**
+ * The machine's directory and its manifest, to which the group is added (a new one when there is
+ * none); exits when the directory holds another machine's results.
+ */
+function machineDir(machine, kept) {
+  const slug = values.machine ?? machineSlug(machine);
+  const dir = join(values['data-dir'], slug);
+  const manifestPath = join(dir, MANIFEST_NAME);
+  const manifest = existsSync(manifestPath)
+    ? upgradeManifest(JSON.parse(readFileSync(manifestPath, 'utf8')))
+    : { schema: MANIFEST_SCHEMA, slug, machine, groups: [] };
+  if (!sameMachine(manifest.machine, machine))
+    fail(
+      `${dir} holds results of another machine (${JSON.stringify(manifest.machine.cpu)}, ${manifest.machine.memoryTotalBytes} bytes of memory): pass --machine with a new name, e.g. --machine ${slug}-b. ${kept}`,
+    );
+  return { slug, dir, manifestPath, manifest };
+}
+
+// The same check before the run as after it, from the machine as `sysinfo` describes it, so that a
+// run of two hours is not refused only at its end.
+const sysinfo = spawnSync(process.execPath, [CLI, 'sysinfo', '--no-server', '--json'], { encoding: 'utf8' });
+if (sysinfo.status === 0) {
+  const { slug, manifest } = machineDir(machineOf(JSON.parse(sysinfo.stdout).client), 'Nothing was run.');
+  log(`the results go to ${join(values['data-dir'], slug)} (group ${manifest.groups.length + 1})`);
+} else log(`sysinfo failed, so the machine is checked only after the run: ${sysinfo.stderr.trim()}`);
 
 const git = (...a) => spawnSync('git', ['-C', root, ...a], { encoding: 'utf8' }).stdout.trim();
 const runnerCommit = git('rev-parse', 'HEAD');
@@ -203,20 +257,7 @@ const members = docs.map((file, i) => {
 });
 
 const machine = machineOf(members[0].result.environment.client);
-const slug = values.machine ?? machineSlug(machine);
-const dir = join(values['data-dir'], slug);
-const manifestPath = join(dir, MANIFEST_NAME);
-const manifest = existsSync(manifestPath)
-  ? JSON.parse(readFileSync(manifestPath, 'utf8'))
-  : { schema: MANIFEST_SCHEMA, slug, machine, keyFingerprint: dataKey, groups: [] };
-if (!sameMachine(manifest.machine, machine))
-  fail(
-    `${dir} holds results of another machine: pass --machine with a new name. Results are kept in ${work}`,
-  );
-if (manifest.keyFingerprint !== dataKey)
-  fail(
-    `${dir} is signed with ${manifest.keyFingerprint}, not ${dataKey}: use that key. Results are kept in ${work}`,
-  );
+const { dir, manifestPath, manifest } = machineDir(machine, `Results are kept in ${work}`);
 
 const groupId = members[0].result.runGroup.id;
 const profileFlags = values.profile ? ['--profile', values.profile] : [];
@@ -230,9 +271,11 @@ const reproduce = (m) =>
     '--out r.json',
   ].join(' ');
 mkdirSync(dir, { recursive: true });
-if (!existsSync(publicKeyPath)) writeFileSync(publicKeyPath, dataPublicKey);
+mkdirSync(join(values['data-dir'], KEYS_DIR), { recursive: true });
+if (newKey) writeFileSync(publicKeyPath, dataPublicKey);
 const group = {
   runGroupId: groupId,
+  keyFingerprint: dataKey,
   date,
   command,
   datasetCommand: ['pnpm dataset:run', ...argv].map((a, i) => (i ? quote(a) : a)).join(' '),
@@ -267,7 +310,13 @@ manifest.groups.push(group);
 writeFileSync(`${manifestPath}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
 renameSync(`${manifestPath}.tmp`, manifestPath);
 rmSync(work, { recursive: true, force: true });
-log(`wrote ${members.length} results and ${manifestPath} (run group ${groupId}, signed by ${dataKey})`);
+log(
+  `wrote ${members.length} results and group ${manifest.groups.length} of ${manifestPath} (run group ${groupId}, signed by ${dataKey})`,
+);
+if (newKey)
+  log(
+    `${dataKey} is a new data key: commit ${relative(root, publicKeyPath)} with the results, and name the fingerprint in data/README.md beside the earlier ones (CI refuses a key the README does not name)`,
+  );
 if (resolve(values['data-dir']) === join(root, 'data/results'))
   log(
     'check them as CI will: pnpm -s build && pnpm exec vitest run scripts/test/data-results.test.ts packages/db/test/db-build.test.ts',

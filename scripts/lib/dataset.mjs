@@ -1,18 +1,78 @@
 // The layout of the project's own measurements: data/results/<machine-slug>/ holds one signed
 // result file per launched server and a manifest.json that says how they were made (the machine as
-// the results describe it, the date, the exact command, the runner's commit, the data key, and the
-// checksum, tag and commit of each source archive). Written by scripts/dataset-run.mjs, checked by
-// scripts/test/data-results.test.ts with checkDatasetDir.
+// the results describe it, the date, and per run group the exact command, the runner's commit, the
+// data key that signed it, and the checksum, tag and commit of each source archive). Written by
+// scripts/dataset-run.mjs, checked by scripts/test/data-results.test.ts with checkDatasetDir.
+//
+// The data keys: each session measures on a fresh machine, and a private key does not outlive its
+// machine, so every session may sign with a new key. data/results/keys/ keeps the public half of
+// every data key ever used (never removed: the results it signed stay valid), and each group of a
+// manifest names the key that signed it.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const { verifyEnvelopeText } = await import(new URL('../../packages/result/dist/index.js', import.meta.url));
+const { verifyEnvelopeText, keyFingerprint: fingerprintOf } = await import(
+  new URL('../../packages/result/dist/index.js', import.meta.url)
+);
 
 export const MANIFEST_NAME = 'manifest.json';
-export const MANIFEST_SCHEMA = 'redis-benchdb/dataset-manifest.v1';
-/** The public half of the data key, in the data directory (data/results/): every result is signed by it. */
-export const DATA_KEY_NAME = 'data-key.pub.pem';
+/** v2: the signing key is named per group (v1 named one key for the whole directory). */
+export const MANIFEST_SCHEMA = 'redis-benchdb/dataset-manifest.v2';
+const MANIFEST_SCHEMA_V1 = 'redis-benchdb/dataset-manifest.v1';
+/** The directory, inside the data directory (data/results/), of every data key's public half. */
+export const KEYS_DIR = 'keys';
+
+/** The file name of a data key's public half: its fingerprint's hex digits, `<hex>.pub.pem`. */
+export const keyFileName = (fingerprint) => `${fingerprint.replace(/^sha256:/, '')}.pub.pem`;
+
+/** The machine directories of a data directory: every directory but keys/. */
+export function machineDirs(dataDir) {
+  if (!existsSync(dataDir)) return [];
+  return readdirSync(dataDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== KEYS_DIR)
+    .map((d) => d.name)
+    .sort();
+}
+
+/**
+ * The data keys listed in `dataDir`/keys/: a map from fingerprint to public key (PEM), and the
+ * problems found (a file that is not a public key, or whose name is not its fingerprint).
+ */
+export function readDataKeys(dataDir) {
+  const keys = new Map();
+  const problems = [];
+  const dir = join(dataDir, KEYS_DIR);
+  if (!existsSync(dir)) return { keys, problems };
+  for (const file of readdirSync(dir).sort()) {
+    const path = join(dir, file);
+    let fingerprint;
+    try {
+      fingerprint = fingerprintOf(readFileSync(path, 'utf8'));
+    } catch (err) {
+      problems.push(`${path}: not a public key (${err.message}): keys/ holds only data keys' public halves`);
+      continue;
+    }
+    if (file !== keyFileName(fingerprint))
+      problems.push(`${path}: is the key ${fingerprint}: name it ${keyFileName(fingerprint)}`);
+    else keys.set(fingerprint, readFileSync(path, 'utf8'));
+  }
+  return { keys, problems };
+}
+
+/**
+ * A manifest as this version writes it: a v1 manifest's one key (`keyFingerprint` at the top)
+ * becomes each of its groups' key. Unsigned, so rewriting it changes no result.
+ */
+export function upgradeManifest(manifest) {
+  if (manifest.schema !== MANIFEST_SCHEMA_V1) return manifest;
+  const { keyFingerprint, groups, ...rest } = manifest;
+  return {
+    ...rest,
+    schema: MANIFEST_SCHEMA,
+    groups: groups.map((g) => ({ runGroupId: g.runGroupId, keyFingerprint, ...g })),
+  };
+}
 
 export const sha256Text = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -47,6 +107,13 @@ export function machineSlug(machine) {
   return slug.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
 }
 
+/**
+ * How far two memory totals of one machine may differ: a VM of the same size reports a MemTotal a
+ * few hundred KiB apart under another kernel build (the kernel keeps what it needs), as this
+ * project's VM did between two sessions (25,276,502,016 and 25,276,026,880 bytes).
+ */
+export const MEMORY_TOLERANCE = 0.02;
+
 /** Whether two descriptions name one machine: what the hardware is, not its kernel or distro. */
 export function sameMachine(a, b) {
   const key = (m) =>
@@ -54,11 +121,13 @@ export function sameMachine(a, b) {
       m.cpu.model,
       m.cpu.cores,
       m.cpu.threads,
-      m.memoryTotalBytes,
       m.virtualization.kind,
       m.virtualization.hypervisor,
     ]);
-  return key(a) === key(b);
+  const x = a.memoryTotalBytes;
+  const y = b.memoryTotalBytes;
+  const memory = x === y || (x > 0 && y > 0 && Math.abs(x - y) <= MEMORY_TOLERANCE * Math.max(x, y));
+  return key(a) === key(b) && memory;
 }
 
 /** The payload of a result file, or an error naming what is wrong with it. */
@@ -71,9 +140,10 @@ function readMember(path) {
 
 /**
  * Every way the files in `dir` and its manifest disagree, as messages naming the file; empty when
- * they agree. `keyFingerprint` is the project's data key: every file must be signed with it.
+ * they agree. `keyFingerprints` are the data keys (data/results/keys/): each group must name one of
+ * them, and each file must be signed by the key its group names.
  */
-export function checkDatasetDir(dir, { keyFingerprint }) {
+export function checkDatasetDir(dir, { keyFingerprints }) {
   const problems = [];
   const say = (file, msg) => problems.push(`${join(dir, file)}: ${msg}`);
   const manifestPath = join(dir, MANIFEST_NAME);
@@ -88,10 +158,19 @@ export function checkDatasetDir(dir, { keyFingerprint }) {
     say(MANIFEST_NAME, `not JSON: ${err.message}`);
     return problems;
   }
-  if (manifest.schema !== MANIFEST_SCHEMA) say(MANIFEST_NAME, `schema is not ${MANIFEST_SCHEMA}`);
-  if (manifest.keyFingerprint !== keyFingerprint)
-    say(MANIFEST_NAME, `keyFingerprint ${manifest.keyFingerprint} is not the data key ${keyFingerprint}`);
+  if (manifest.schema !== MANIFEST_SCHEMA)
+    say(
+      MANIFEST_NAME,
+      `schema is ${JSON.stringify(manifest.schema)}, not ${MANIFEST_SCHEMA}: the next pnpm dataset:run into this directory upgrades it`,
+    );
   const groups = Array.isArray(manifest.groups) ? manifest.groups : [];
+  const known = [...keyFingerprints];
+  for (const group of groups)
+    if (!keyFingerprints.has(group.keyFingerprint))
+      say(
+        MANIFEST_NAME,
+        `group ${group.runGroupId} is signed by ${group.keyFingerprint}, which is not a data key (${known.join(', ') || 'none listed'}): add its public half as keys/${keyFileName(String(group.keyFingerprint))}`,
+      );
   const listed = new Map();
   for (const group of groups)
     for (const member of group.members ?? []) {
@@ -118,8 +197,8 @@ export function checkDatasetDir(dir, { keyFingerprint }) {
 function memberProblems({ text, result, keyFingerprint }, { manifest, group, member }) {
   const out = [];
   if (sha256Text(text) !== member.sha256) out.push(`sha256 differs from the manifest's ${member.sha256}`);
-  if (keyFingerprint !== manifest.keyFingerprint)
-    out.push(`signed by ${keyFingerprint}, not the data key ${manifest.keyFingerprint}`);
+  if (keyFingerprint !== group.keyFingerprint)
+    out.push(`signed by ${keyFingerprint}, not by the key its group names (${group.keyFingerprint})`);
   const rg = result.runGroup;
   if (!rg || rg.id !== group.runGroupId || rg.index !== member.index || rg.label !== member.label)
     out.push(
