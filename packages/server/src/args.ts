@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { DEFAULT_APP_OPTIONS } from './options.js';
 import { DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
+import { invalidProxyEntry, splitProxyList } from './trust-proxy.js';
 
 /** The bin's default port; the library's is 0 (a free one), which suits tests, not a service. */
 export const DEFAULT_PORT = 8080;
@@ -24,6 +25,11 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
   --per-ip-per-minute N     requests from one address per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
   --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
+  --trust-proxy LIST        the reverse proxies in front of the service, comma-separated addresses or
+                            CIDR blocks (e.g. 10.0.0.5 or 172.16.0.0/12): a request from one counts
+                            against the address its X-Forwarded-For names. Without it (the default),
+                            every request counts against the address it came from, and X-Forwarded-For
+                            is ignored
   --check-threads N         worker threads that check submissions off the event loop
                             (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
   --max-queued N            submissions being checked or waiting for a thread; more get 503 with
@@ -102,9 +108,25 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
           1,
         ),
       },
+      ...trustProxy(values['trust-proxy']),
       ...publishing,
     },
   };
+}
+
+function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> {
+  if (text === undefined) return {};
+  const list = splitProxyList(text);
+  if (list.length === 0)
+    throw new UsageError('invalid --trust-proxy: empty (the addresses or CIDR blocks of your proxies)');
+  for (const entry of list) {
+    const why = invalidProxyEntry(entry);
+    if (why !== null)
+      throw new UsageError(
+        `invalid --trust-proxy: ${entry} (${why}; give your proxies' addresses or CIDR blocks, comma-separated, e.g. 10.0.0.5,172.16.0.0/12)`,
+      );
+  }
+  return { trustProxy: list };
 }
 
 function publishOptions(
@@ -151,6 +173,7 @@ function parse(argv: string[]) {
       'per-key-per-minute': { type: 'string' },
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       log: { type: 'boolean', default: false },
       'site-dir': { type: 'string' },
       'site-build': { type: 'string' },
