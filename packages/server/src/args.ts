@@ -10,6 +10,7 @@ export const DEFAULT_BACKUP_EVERY_MIN = 60;
 export const DEFAULT_BACKUP_KEEP = 24;
 
 export const USAGE = `usage: redis-benchdb-server [--db PATH] [--host H] [--port N] [options]
+       redis-benchdb-server restore BACKUP --db PATH
 
 The redis-benchdb ingest service: POST /api/v1/results takes signed results into a SQLite database,
 GET /api/v1/results/:id gives them back, POST /api/v1/results/:id/retract unlists one,
@@ -51,6 +52,10 @@ Publishing (the site on the same origin; docs/DEPLOY.md):
   --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
   --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
   --backup-keep N           the newest N backups are kept (default: ${DEFAULT_BACKUP_KEEP})
+
+Restoring a backup (stop the service first; restore --help says more):
+  restore BACKUP --db PATH  check BACKUP with PRAGMA integrity_check and put it in place of the database
+                            PATH, keeping the one it replaces beside it; refused while PATH is open
 
 Examples:
   redis-benchdb-server --db /tmp/service.sqlite --port 8080

@@ -16,8 +16,7 @@ async function statuses(url: string, forwardedFor: (string | undefined)[]): Prom
 }
 
 /** The service with two requests a minute per address, started from its bin (the tests' peer is 127.0.0.1). */
-const service = (extra: string[] = []) =>
-  spawnService(tempDbPath(), ['--per-ip-per-minute', '2', ...extra]);
+const service = (extra: string[] = []) => spawnService(tempDbPath(), ['--per-ip-per-minute', '2', ...extra]);
 
 describe('--trust-proxy', () => {
   it('from a trusted proxy, the rate limit counts the client X-Forwarded-For names', async () => {
@@ -59,7 +58,10 @@ describe('--trust-proxy', () => {
     expect(without.help === false && 'trustProxy' in without.options).toBe(false);
     for (const [text, says] of [
       ['true', /invalid --trust-proxy: true \(trusting every address would let any client choose its own/],
-      ['proxy.local', /invalid --trust-proxy: proxy\.local \(not an IP address or CIDR block; give your proxies' addresses/],
+      [
+        'proxy.local',
+        /invalid --trust-proxy: proxy\.local \(not an IP address or CIDR block; give your proxies' addresses/,
+      ],
       ['10.0.0.0/33', /invalid --trust-proxy: 10\.0\.0\.0\/33 \(the prefix length must be 0 to 32/],
       [',', /invalid --trust-proxy: empty/],
     ] as const) {

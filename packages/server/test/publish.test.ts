@@ -159,7 +159,11 @@ describe('the publishing service', () => {
 
     rmSync(p.files.fail);
     expect((await post(`${service.url}/api/v1/results`, b!)).status).toBe(201);
-    expect(await settled(service.url)).toMatchObject({ state: 'ready', lastFailure: null, lastFailureAt: null });
+    expect(await settled(service.url)).toMatchObject({
+      state: 'ready',
+      lastFailure: null,
+      lastFailureAt: null,
+    });
     // The failed build's log outlives the build after it, for an operator who looks later.
     expect(readFileSync(join(p.dir, 'site/failed-build.log'), 'utf8')).toContain('told to fail');
     expect((await request(`${service.url}${pagePath}`)).status).toBe(200);

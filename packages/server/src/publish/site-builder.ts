@@ -1,6 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface SiteBuilderOptions {
