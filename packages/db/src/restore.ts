@@ -67,7 +67,10 @@ function refuseIfInUse(dbPath: string): void {
     probe.exec('BEGIN EXCLUSIVE');
     probe.exec('ROLLBACK');
   } catch (e) {
-    if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY'))
+    const code = (e as { code?: string }).code ?? '';
+    // A database too damaged to read is one no service can be using, and the one to restore over.
+    if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) return;
+    if (code.startsWith('SQLITE_BUSY'))
       throw new RestoreError(
         'DATABASE_IN_USE',
         `${dbPath} is open in another process (a running redis-benchdb-server, or a site build of it): stop the service, then run the restore again`,

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RestoreError, restoreDatabase, SchemaVersionError } from '@redis-benchdb/db';
 
@@ -55,8 +55,11 @@ export async function restoreCommand(argv: string[]): Promise<number> {
     );
     return 0;
   } catch (e) {
-    if (!(e instanceof RestoreError || e instanceof SchemaVersionError)) throw e;
-    process.stderr.write(`redis-benchdb-server restore: ${e.message}\nnothing was changed\n`);
+    // Refused before anything was touched; anything else (a rename that failed) is said as it is.
+    const refused = e instanceof RestoreError || e instanceof SchemaVersionError;
+    process.stderr.write(
+      `redis-benchdb-server restore: ${(e as Error).message}\n${refused ? 'nothing was changed' : `check ${dirname(dbPath)}: the database may have been moved aside (${basename(dbPath)}.before-restore-*)`}\n`,
+    );
     return 1;
   }
 }

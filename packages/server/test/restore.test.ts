@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -141,6 +142,15 @@ describe('redis-benchdb-server restore', () => {
       expect(resultsIn(dbPath)).toBe(5);
     }
     expect(existsSync(backup)).toBe(true);
+
+    // A database ruined past reading is what a restore is for: no service can hold it, and it is kept.
+    const ruined = join(dirname(dbPath), 'ruined.sqlite');
+    writeFileSync(ruined, 'ruined '.repeat(1000));
+    const r = restore(backup, '--db', ruined);
+    expect(r.status, r.stderr).toBe(0);
+    expect(resultsIn(ruined)).toBe(3);
+    const kept = /kept as (\S+);/.exec(r.stdout)![1]!;
+    expect(readFileSync(kept, 'utf8')).toBe('ruined '.repeat(1000));
   });
 
   it('says what is missing from its command line, and --help explains', () => {
