@@ -4,8 +4,10 @@
 # Everything that lasts is on the /data volume: the SQLite file, the site built from it (kept across
 # restarts, so a restart over an unchanged database builds nothing), and the online backups. Copy
 # /data/backups off the host too: a backup on the same disk does not survive the disk.
-# Not built or run in this project's CI (no docker there); packages/server/test/dockerfile.test.ts runs
-# this CMD and HEALTHCHECK as written, with /data in a temp directory.
+# The image is not built in this project's CI (no docker daemon or base images there).
+# packages/server/test/dockerfile.test.ts runs this recipe's own steps outside a container instead: the
+# context as .dockerignore leaves it, copied to a temp /app; the build stage's pnpm RUN; the CMD with the
+# runtime ENV and /data in a temp directory; and the HEALTHCHECK, as written.
 
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 downloads a prebuilt binary; the compiler is only the fallback when none fits.

@@ -118,6 +118,6 @@ describe('run --submit against the publishing service', () => {
     expect(page.text).toContain('id="rank"');
     expect(page.text).toContain('the only result with this workload so far');
     const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { results: number; site: object };
-    expect(health).toMatchObject({ results: 1, site: { state: 'ready', lastError: null } });
+    expect(health).toMatchObject({ results: 1, site: { state: 'ready', lastFailure: null } });
   });
 });

@@ -76,6 +76,8 @@ export {
   resultRanks,
 } from './rank.js';
 export { RankIndex } from './rank-index.js';
+export { type RestoreOutcome, restoreDatabase } from './restore.js';
+export { RestoreError, type RestoreErrorCode } from './restore-error.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   explainSearch,

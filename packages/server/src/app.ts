@@ -51,6 +51,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       requireHostHeader: false,
     },
     clientErrorHandler: clientErrorHandler(o.requestTimeoutMs),
+    // Only the proxies named: `true` would let any client set its own address with X-Forwarded-For.
+    trustProxy: o.trustProxy.length > 0 ? [...o.trustProxy] : false,
     // A URL that does not decode: fastify's own reply would not have our error shape.
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
   });
@@ -68,7 +70,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
   // Per client address, on every route, before the body is read: the cheap first line. Behind a
-  // reverse proxy every request comes from the proxy's address: that needs fastify's trustProxy.
+  // reverse proxy every request comes from the proxy's address: request.ip is the client's only
+  // when the proxy is named in trustProxy.
   app.register(rateLimit, {
     global: true,
     hook: 'onRequest',

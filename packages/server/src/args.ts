@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { DEFAULT_APP_OPTIONS } from './options.js';
 import { DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
+import { invalidProxyEntry, splitProxyList } from './trust-proxy.js';
 
 /** The bin's default port; the library's is 0 (a free one), which suits tests, not a service. */
 export const DEFAULT_PORT = 8080;
@@ -9,6 +10,7 @@ export const DEFAULT_BACKUP_EVERY_MIN = 60;
 export const DEFAULT_BACKUP_KEEP = 24;
 
 export const USAGE = `usage: redis-benchdb-server [--db PATH] [--host H] [--port N] [options]
+       redis-benchdb-server restore BACKUP --db PATH
 
 The redis-benchdb ingest service: POST /api/v1/results takes signed results into a SQLite database,
 GET /api/v1/results/:id gives them back, POST /api/v1/results/:id/retract unlists one,
@@ -24,6 +26,11 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
   --per-ip-per-minute N     requests from one address per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
   --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
+  --trust-proxy LIST        the reverse proxies in front of the service, comma-separated addresses or
+                            CIDR blocks (e.g. 10.0.0.5 or 172.16.0.0/12): a request from one counts
+                            against the address its X-Forwarded-For names. Without it (the default),
+                            every request counts against the address it came from, and X-Forwarded-For
+                            is ignored
   --check-threads N         worker threads that check submissions off the event loop
                             (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
   --max-queued N            submissions being checked or waiting for a thread; more get 503 with
@@ -45,6 +52,10 @@ Publishing (the site on the same origin; docs/DEPLOY.md):
   --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
   --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
   --backup-keep N           the newest N backups are kept (default: ${DEFAULT_BACKUP_KEEP})
+
+Restoring a backup (stop the service first; restore --help says more):
+  restore BACKUP --db PATH  check BACKUP with PRAGMA integrity_check and put it in place of the database
+                            PATH, keeping the one it replaces beside it; refused while PATH is open
 
 Examples:
   redis-benchdb-server --db /tmp/service.sqlite --port 8080
@@ -102,9 +113,25 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
           1,
         ),
       },
+      ...trustProxy(values['trust-proxy']),
       ...publishing,
     },
   };
+}
+
+function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> {
+  if (text === undefined) return {};
+  const list = splitProxyList(text);
+  if (list.length === 0)
+    throw new UsageError('invalid --trust-proxy: empty (the addresses or CIDR blocks of your proxies)');
+  for (const entry of list) {
+    const why = invalidProxyEntry(entry);
+    if (why !== null)
+      throw new UsageError(
+        `invalid --trust-proxy: ${entry} (${why}; give your proxies' addresses or CIDR blocks, comma-separated, e.g. 10.0.0.5,172.16.0.0/12)`,
+      );
+  }
+  return { trustProxy: list };
 }
 
 function publishOptions(
@@ -151,6 +178,7 @@ function parse(argv: string[]) {
       'per-key-per-minute': { type: 'string' },
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       log: { type: 'boolean', default: false },
       'site-dir': { type: 'string' },
       'site-build': { type: 'string' },

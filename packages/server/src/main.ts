@@ -5,6 +5,12 @@
 import { parseServerArgs, USAGE, UsageError } from './args.js';
 import { startServer } from './serve.js';
 
+// `restore BACKUP --db PATH` is a command of its own, for a stopped service (restore-command.ts).
+if (process.argv[2] === 'restore') {
+  const { restoreCommand } = await import('./restore-command.js');
+  process.exit(await restoreCommand(process.argv.slice(3)));
+}
+
 function parsed() {
   try {
     return parseServerArgs(process.argv.slice(2));

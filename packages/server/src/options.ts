@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { BenchDb } from '@redis-benchdb/db';
 import type { BackupSchedule } from './publish/backups.js';
 import type { SiteBuilder } from './publish/site-builder.js';
+import { invalidProxyEntry } from './trust-proxy.js';
 
 export interface RateLimitOptions {
   /** Requests of any kind from one client address, per minute. @default 600 */
@@ -16,6 +17,14 @@ export interface AppOptions {
   /** The largest request body accepted; bigger ones are answered 413 without being read. @default 4 MiB */
   bodyLimitBytes?: number;
   rateLimit?: RateLimitOptions;
+  /**
+   * The reverse proxies in front of the service, as addresses or CIDR blocks (`10.0.0.5`,
+   * `172.16.0.0/12`). A request from one of them is taken to come from the address its
+   * X-Forwarded-For names (the nearest one not trusted), and the per-address rate limit counts that
+   * address. Empty: the peer's own address, whatever X-Forwarded-For says (a client can write it).
+   * @default []
+   */
+  trustProxy?: readonly string[];
   /** Time to receive a whole request, and the longest a connection may sit idle. @default 10_000 */
   requestTimeoutMs?: number;
   /** Log every request (pino, to stdout). @default false */
@@ -53,6 +62,7 @@ export const DEFAULT_APP_OPTIONS = {
   checkThreads: Math.max(1, availableParallelism() - 1),
   // A 5 KiB submission takes about a millisecond of checks: 256 wait a fraction of a second.
   maxQueuedSubmissions: 256,
+  trustProxy: [],
 } as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish'>;
 
 /** Defaults filled in and every number checked, once, before the server exists. */
@@ -69,6 +79,10 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
   positiveInteger('maxQueuedSubmissions', o.maxQueuedSubmissions);
   positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
   positiveInteger('rateLimit.perKeyPerMinute', o.rateLimit.perKeyPerMinute);
+  for (const entry of o.trustProxy) {
+    const why = invalidProxyEntry(entry);
+    if (why !== null) throw new RangeError(`invalid trustProxy entry: ${entry} (${why})`);
+  }
   return o;
 }
 

@@ -12,7 +12,8 @@ const { FAKE_BUILD_GATE: gate, FAKE_BUILD_FAIL: fail } = process.env;
 appendFileSync(FAKE_BUILD_LOG, `start ${Date.now()}\n`);
 while (gate && !existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
 if (fail && existsSync(fail)) {
-  console.error('fake build: told to fail');
+  // Names a path, as a real build's error would: health must not pass it on.
+  console.error(`fake build: told to fail, writing ${out}`);
   process.exit(3);
 }
 const db = openDatabase(REDIS_BENCHDB_DB, { readonly: true });

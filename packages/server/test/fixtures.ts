@@ -124,6 +124,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Resolves with the exit code or signal. */
   exited: Promise<number | NodeJS.Signals | null>;
+  /** What it has written to stderr so far: the operator's log. */
+  stderr: () => string;
 }
 
 /**
@@ -182,7 +184,7 @@ export function spawnService(
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const m = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (m) resolve({ url: m[1]!, child, exited });
+      if (m) resolve({ url: m[1]!, child, exited, stderr: () => stderr });
     });
     exited.then((how) => reject(new Error(`the service exited (${how}) before listening: ${stderr}`)));
   });

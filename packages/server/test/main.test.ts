@@ -78,6 +78,10 @@ describe('the bin', () => {
       '--check-threads',
       '--max-queued',
       '--log',
+      '--trust-proxy',
+      '--site-dir',
+      '--backup-dir',
+      'redis-benchdb-server restore BACKUP --db PATH',
     ])
       expect(r.stdout).toContain(flag);
   });

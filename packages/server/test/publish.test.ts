@@ -22,7 +22,8 @@ interface SiteHealth {
   pending: boolean;
   lastBuildAt: string | null;
   lastBuildMs: number | null;
-  lastError: string | null;
+  lastFailureAt: string | null;
+  lastFailure: string | null;
 }
 
 async function site(url: string): Promise<SiteHealth> {
@@ -70,7 +71,7 @@ describe('the publishing service', () => {
     const p = await publishing();
     const service = await p.start();
     const first = await settled(service.url);
-    expect(first).toMatchObject({ state: 'ready', lastError: null });
+    expect(first).toMatchObject({ state: 'ready', lastFailure: null, lastFailureAt: null });
     expect(p.builds()).toBe(1);
     const home = await request(`${service.url}/`);
     expect(home.status).toBe(200);
@@ -127,7 +128,7 @@ describe('the publishing service', () => {
     expect((await request(`${again.url}${pagePath}`)).status).toBe(200);
   });
 
-  it('a failed build keeps the previous site, and health says so until a build succeeds', async () => {
+  it('a failed build keeps the previous site; health says so, without the log, until a build succeeds, and the operator has the log', async () => {
     const p = await publishing();
     const service = await p.start();
     await settled(service.url);
@@ -135,11 +136,19 @@ describe('the publishing service', () => {
     writeFileSync(p.files.fail, '');
     const { pagePath } = (await post(`${service.url}/api/v1/results`, a!)).json as { pagePath: string };
     const failed = await settled(service.url);
-    expect(failed.state).toBe('failed');
-    expect(failed.lastError).toContain('exited with 3');
-    expect(failed.lastError).toContain('fake build: told to fail');
+    expect(failed).toMatchObject({ state: 'failed', lastFailure: 'the site build exited with code 3' });
+    expect(Date.parse(failed.lastFailureAt!)).toBeGreaterThan(Date.parse(failed.lastBuildAt!));
     const health = await request(`${service.url}/api/v1/health`);
     expect(health.json).toMatchObject({ ok: true, results: 1 });
+    // Health is public: none of the build's output, and no path of the service's files.
+    expect(health.text).not.toContain('told to fail');
+    expect(health.text).not.toContain(p.dir);
+    // The operator has it: on stderr, and in a file of the site directory that is not served.
+    expect(service.stderr()).toContain('the site build exited with code 3');
+    expect(service.stderr()).toContain(`fake build: told to fail, writing ${p.dir}`);
+    expect(readFileSync(join(p.dir, 'site/failed-build.log'), 'utf8')).toContain('told to fail');
+    for (const path of ['/failed-build.log', '/build.log', '/..%2ffailed-build.log', '/../build.log'])
+      expect((await request(`${service.url}${path}`)).status, path).toBe(404);
     expect((await request(`${service.url}/`)).text).toContain('0 results');
     const waiting = await request(`${service.url}${pagePath}`);
     expect(waiting.status).toBe(202);
@@ -150,7 +159,13 @@ describe('the publishing service', () => {
 
     rmSync(p.files.fail);
     expect((await post(`${service.url}/api/v1/results`, b!)).status).toBe(201);
-    expect(await settled(service.url)).toMatchObject({ state: 'ready', lastError: null });
+    expect(await settled(service.url)).toMatchObject({
+      state: 'ready',
+      lastFailure: null,
+      lastFailureAt: null,
+    });
+    // The failed build's log outlives the build after it, for an operator who looks later.
+    expect(readFileSync(join(p.dir, 'site/failed-build.log'), 'utf8')).toContain('told to fail');
     expect((await request(`${service.url}${pagePath}`)).status).toBe(200);
     expect((await request(`${service.url}/`)).text).toContain('2 results');
   });

@@ -1,5 +1,5 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BenchDb } from '@redis-benchdb/db';
 
 export interface BackupOptions {
@@ -12,11 +12,18 @@ export interface BackupOptions {
   log: (line: string) => void;
 }
 
-/** What /api/v1/health says of the backups. */
+/**
+ * What /api/v1/health says of the backups. Health is public: a file's name, not its directory, and a
+ * failure's error code, not its message (which names paths); the operator's log has both.
+ */
 export interface BackupStatus {
   lastBackupAt: string | null;
-  lastBackupPath: string | null;
-  lastError: string | null;
+  /** The newest backup's file name in the backup directory (`benchdb-<time>.sqlite`). */
+  lastBackupFile: string | null;
+  /** When the last attempt failed, until one succeeds. */
+  lastFailureAt: string | null;
+  /** `the backup failed (ENOSPC)`: the error's code, when it has one. */
+  lastFailure: string | null;
 }
 
 /**
@@ -37,7 +44,12 @@ export async function backupDatabase(db: BenchDb, path: string, pagesPerStep = 1
 export class BackupSchedule {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private last: BackupStatus = { lastBackupAt: null, lastBackupPath: null, lastError: null };
+  private last: BackupStatus = {
+    lastBackupAt: null,
+    lastBackupFile: null,
+    lastFailureAt: null,
+    lastFailure: null,
+  };
 
   constructor(
     private readonly db: BenchDb,
@@ -64,7 +76,12 @@ export class BackupSchedule {
     try {
       await mkdir(this.o.dir, { recursive: true });
       await backupDatabase(this.db, path, pagesPerStep);
-      this.last = { lastBackupAt: at.toISOString(), lastBackupPath: path, lastError: null };
+      this.last = {
+        lastBackupAt: at.toISOString(),
+        lastBackupFile: basename(path),
+        lastFailureAt: null,
+        lastFailure: null,
+      };
       this.o.log(`backup: ${path}`);
       const names = (await readdir(this.o.dir)).filter((n) => /^benchdb-.*\.sqlite$/.test(n)).sort();
       // A backup opened since (to check or restore from it) has WAL companions: they go with it.
@@ -72,8 +89,13 @@ export class BackupSchedule {
         for (const suffix of ['', '-wal', '-shm']) await rm(join(this.o.dir, old + suffix), { force: true });
       return path;
     } catch (e) {
-      this.last = { ...this.last, lastError: `backup to ${path} failed: ${(e as Error).message}` };
-      this.o.log(this.last.lastError!);
+      const code = (e as { code?: unknown }).code;
+      this.last = {
+        ...this.last,
+        lastFailureAt: new Date().toISOString(),
+        lastFailure: `the backup failed${typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? ` (${code})` : ''}`,
+      };
+      this.o.log(`backup to ${path} failed: ${(e as Error).message}`);
       return null;
     }
   }

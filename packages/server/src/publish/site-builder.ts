@@ -1,10 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface SiteBuilderOptions {
-  /** Where builds go: `builds/<n>/` each, `current` a symlink to the one served, `build.log` the last log. */
+  /**
+   * Where builds go: `builds/<n>/` each, `current` a symlink to the one served, `build.log` the last
+   * build's log, `failed-build.log` the last failed one's. Only `builds/<n>/` is ever served.
+   */
   siteDir: string;
   /**
    * What builds the site: an argv run as is, or a shell command line. It gets REDIS_BENCHDB_DB,
@@ -27,8 +40,14 @@ export interface SiteStatus {
   /** When the site served was built (ISO 8601), and how long that took. */
   lastBuildAt: string | null;
   lastBuildMs: number | null;
-  /** The last failed build's exit and log tail, until a build succeeds. */
-  lastError: string | null;
+  /** When the last build failed (ISO 8601), until a build succeeds. */
+  lastFailureAt: string | null;
+  /**
+   * Why, in a few fixed words (`the site build exited with code 3`), until a build succeeds. Never the
+   * build's output: health is public, and a log can name paths and settings. The operator has the log
+   * (stderr, and failed-build.log in the site directory).
+   */
+  lastFailure: string | null;
 }
 
 const MARKER = '.redis-benchdb-build.json';
@@ -50,7 +69,7 @@ export class SiteBuilder {
   private builtFingerprint: string | null = null;
   private lastBuildAt: number | null = null;
   private lastBuildMs: number | null = null;
-  private lastError: string | null = null;
+  private lastFailure: { at: number; reason: string } | null = null;
   private siteUrl = '';
   /** What the database holds now, as a string: a build is skipped when the site served was built from the same. */
   fingerprint: () => string = () => '';
@@ -96,12 +115,13 @@ export class SiteBuilder {
 
   status(): SiteStatus {
     return {
-      state: this.lastError !== null ? 'failed' : this.root === null ? 'none' : 'ready',
+      state: this.lastFailure !== null ? 'failed' : this.root === null ? 'none' : 'ready',
       building: this.running !== null,
       pending: this.timer !== null || this.again,
       lastBuildAt: this.lastBuildAt === null ? null : new Date(this.lastBuildAt).toISOString(),
       lastBuildMs: this.lastBuildMs,
-      lastError: this.lastError,
+      lastFailureAt: this.lastFailure === null ? null : new Date(this.lastFailure.at).toISOString(),
+      lastFailure: this.lastFailure?.reason ?? null,
     };
   }
 
@@ -141,7 +161,7 @@ export class SiteBuilder {
 
   private async build(): Promise<void> {
     const fingerprint = this.fingerprint();
-    if (fingerprint === this.builtFingerprint && this.lastError === null) {
+    if (fingerprint === this.builtFingerprint && this.lastFailure === null) {
       this.o.log(`site: unchanged since the last build (${fingerprint}); not rebuilt`);
       return;
     }
@@ -154,16 +174,28 @@ export class SiteBuilder {
     const done = new Promise<void>((r) => (settle = r));
     const child = this.spawn(out, logPath);
     this.running = { child, startedAt, done };
-    const code = await new Promise<number | string>((resolve) => {
-      child.once('error', (e) => resolve(e.message));
+    // The reasons are fixed words for health; the details (an error's message) go to the operator's log.
+    const ended = await new Promise<{ reason: string | null; detail?: string }>((resolve) => {
+      child.once('error', (e) => resolve({ reason: 'the site build could not start', detail: e.message }));
       // 'exit', not 'close': a grandchild that outlives the build (esbuild's service) may hold its pipes.
-      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal ?? 'unknown'));
+      child.once('exit', (exitCode, signal) =>
+        resolve({
+          reason:
+            exitCode === 0
+              ? existsSync(out)
+                ? null
+                : 'the site build exited 0 but wrote no site'
+              : exitCode !== null
+                ? `the site build exited with code ${exitCode}`
+                : `the site build was ended by ${signal ?? 'a signal'}`,
+        }),
+      );
     });
     try {
-      if (code === 0 && existsSync(out)) await this.swapIn(out, name, fingerprint, startedAt);
-      else await this.failed(out, logPath, code);
+      if (ended.reason === null) await this.swapIn(out, name, fingerprint, startedAt);
+      else await this.failed(out, logPath, ended.reason, ended.detail);
     } catch (e) {
-      await this.failed(out, logPath, (e as Error).message);
+      await this.failed(out, logPath, 'the built site could not be put in place', (e as Error).message);
     } finally {
       this.running = null;
       settle();
@@ -209,7 +241,7 @@ export class SiteBuilder {
     this.builtFingerprint = fingerprint;
     this.lastBuildAt = Date.parse(marker.builtAt);
     this.lastBuildMs = durationMs;
-    this.lastError = null;
+    this.lastFailure = null;
     this.o.log(`site: built in ${(durationMs / 1000).toFixed(1)} s; serving ${dir}`);
     // The previous site stays one more build: a request may be reading its files now.
     for (const old of await readdir(join(this.o.siteDir, 'builds'))) {
@@ -219,12 +251,17 @@ export class SiteBuilder {
     }
   }
 
-  private async failed(out: string, logPath: string, code: number | string): Promise<void> {
+  private async failed(out: string, logPath: string, reason: string, detail?: string): Promise<void> {
     await rm(out, { recursive: true, force: true });
     if (this.closed) return;
-    const tail = (await readFile(logPath, 'utf8').catch(() => '')).trim().split('\n').slice(-5).join('\n');
-    this.lastError = `the site build exited with ${code}; the previous site is still served. Log ${logPath}:\n${tail}`;
-    this.o.log(`site: ${this.lastError}`);
+    this.lastFailure = { at: Date.now(), reason };
+    // Kept apart from build.log, which the next build starts afresh: the operator may read it later.
+    const kept = join(this.o.siteDir, 'failed-build.log');
+    await copyFile(logPath, kept).catch(() => {});
+    const tail = (await readFile(logPath, 'utf8').catch(() => '')).trim().split('\n').slice(-20).join('\n');
+    this.o.log(
+      `site: ${reason}${detail ? ` (${detail})` : ''}; the previous site is still served. The build's log is in ${kept}; its last lines:\n${tail}`,
+    );
   }
 }
 
