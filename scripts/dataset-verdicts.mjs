@@ -25,7 +25,7 @@ if (groups.size === 0) {
   process.exit(2);
 }
 const name = (d) =>
-  `${d.environment.server.product ?? ''} ${d.environment.server.version}${d.environment.server.build?.tag ? ' (' + d.environment.server.build.tag + ')' : ''}`;
+  `${d.environment.server.product ?? ''} ${d.environment.server.version}${d.environment.server.build?.tag ? ` (${d.environment.server.build.tag})` : ''}`;
 const flags = (doc, cell) =>
   noVerdictWarnings(doc.warnings, {
     label: cell.label,
@@ -61,7 +61,7 @@ function verdictsOf(docs) {
     }
     const fl = flags(base, c0);
     console.log(
-      `${c0.label} (base ${Math.round(c0.opsPerSec.median)}${fl.length ? ' ' + fl.join(',') : ''}): ${row.join('; ') || '-'}`,
+      `${c0.label} (base ${Math.round(c0.opsPerSec.median)}${fl.length ? ` ${fl.join(',')}` : ''}): ${row.join('; ') || '-'}`,
     );
   }
   console.log({ total, judged, verdicts, baseName: name(base) });

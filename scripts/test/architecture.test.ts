@@ -86,7 +86,14 @@ describe('the source layout', () => {
   it('finds a circle when there is one (the check itself works)', () => {
     const a = join(ROOT, 'a.ts');
     const b = join(ROOT, 'b.ts');
-    expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    expect(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
     // And it resolves what real files import: engine's index re-exports its options.
     expect(importsOf(join(PACKAGES, 'cli/src/commands/run.ts'))).toContain(
       join(PACKAGES, 'engine/src/options.ts'),
