@@ -78,7 +78,8 @@ async function settled(url) {
     // A fetch can fail while the machine is paused for someone else's measurement: ask again.
     const h = await health(url).catch(() => null);
     if (h === null) continue;
-    if (h.site.state === 'failed') throw new Error(`the site build failed: ${h.site.lastFailure} (the service's stderr has the log)`);
+    if (h.site.state === 'failed')
+      throw new Error(`the site build failed: ${h.site.lastFailure} (the service's stderr has the log)`);
     if (h.site.state === 'ready' && !h.site.building && !h.site.pending) return h;
     await sleep(1000);
   }
