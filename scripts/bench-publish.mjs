@@ -4,8 +4,9 @@
 // results (scripts/gen-synthetic-db.mjs; --db reuses one, and the submitted result is added to it),
 // waits for the first build of the site (cold: every page), then POSTs one real signed result (a
 // `redis-benchdb run` against a throwaway redis-server) and times, from the POST, until its page,
-// not the placeholder, is served. The PNG cache (site/node_modules/.cache) is the repository's, as
-// a service's would be; the first build fills it for the second.
+// not the placeholder, is served. The service's builds draw no chart PNG (it draws each on request)
+// and keep the open data in the site directory, so the build after the submit writes it again, as a
+// real service's would.
 // Run it on a quiet machine: the builds take both cores for minutes.
 
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// pnpm site:build [--db PATH] [--out DIR] [--site-url URL]: build the static site from a database.
+// pnpm site:build [--db PATH] [--out DIR] [--site-url URL] [--png]: build the static site from a database.
 // The database is the one `redis-benchdb run` stores into ($REDIS_BENCHDB_DB, else the default path),
 // so the same --db that run, import and redis-benchdb-server take picks another one here too.
 import { spawnSync } from 'node:child_process';
@@ -14,20 +14,27 @@ try {
       db: { type: 'string' },
       out: { type: 'string' },
       'site-url': { type: 'string' },
+      png: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
 } catch (e) {
-  console.error(`site:build: ${e.message}\nUsage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL]`);
+  console.error(
+    `site:build: ${e.message}\nUsage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL] [--png]`,
+  );
   process.exit(2);
 }
 if (values.help) {
-  console.log(`Usage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL]
+  console.log(`Usage: pnpm site:build [--db PATH] [--out DIR] [--site-url URL] [--png]
 
   --db PATH        the SQLite database to build from (default: $REDIS_BENCHDB_DB, else
                    ~/.local/share/redis-benchdb/benchdb.sqlite, where redis-benchdb run stores results)
   --out DIR        where the site goes (default: site/dist)
-  --site-url URL   the public address, for embed snippets and Open Graph cards (default: http://localhost:4321)`);
+  --site-url URL   the public address, for embed snippets and Open Graph cards (default: http://localhost:4321)
+  --png            also draw every chart as PNG, for a static host (minutes at thousands of results; a
+                   cache makes a rebuild draw only new charts). Without it the pages offer each chart
+                   as SVG, and the publishing service (redis-benchdb-server --site-dir) draws a PNG
+                   when one is first asked for`);
   process.exit(0);
 }
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -43,6 +50,7 @@ if (values.db) {
 }
 if (values.out) env.REDIS_BENCHDB_SITE_OUT = resolve(values.out);
 if (values['site-url']) env.REDIS_BENCHDB_SITE_URL = values['site-url'];
+if (values.png) env.REDIS_BENCHDB_SITE_PNG = 'all';
 // The build opens the database read-only; an older file is brought to this version's schema first,
 // as every redis-benchdb command does when it opens one.
 {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { startOpenData } from './open-data.mjs';
 import { renderPngs } from './png.mjs';
+import { pngModeFromEnv } from './png-mode.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
 const SVGS = '__redisBenchdbStagedSvgs';
@@ -40,6 +41,7 @@ async function bundleWorker() {
 export default function artefacts() {
   let outDir = null;
   let openData = null;
+  let pngMode = 'none';
   // Beside dist/, on its file system: moved in with a rename once Astro has written dist/.
   const openDataDir = () => `${outDir.replace(/\/+$/, '')}.open-data-${process.pid}`;
   return {
@@ -47,6 +49,7 @@ export default function artefacts() {
     hooks: {
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
+        pngMode = pngModeFromEnv();
       },
       'astro:build:start': async () => {
         process.env[STAGE_ENV] = outDir;
@@ -64,22 +67,25 @@ export default function artefacts() {
         rmSync(process.env[WORKER_ENV], { force: true });
         delete process.env[WORKER_ENV];
         let t0 = performance.now();
-        const { results, seconds } = await openData;
+        const { results, seconds, reused } = await openData;
         mkdirSync(`${out}data`, { recursive: true });
         for (const f of ['results.jsonl', 'benchdb.sqlite'])
           if (existsSync(`${openDataDir()}/${f}`)) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
         rmSync(openDataDir(), { recursive: true, force: true });
         logger.info(
-          `open data: ${results} results in ${seconds.toFixed(1)} s, beside the pages (waited ${secs(t0)} for it)`,
+          `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : 'written'}, beside the pages (waited ${secs(t0)} for it)`,
         );
         t0 = performance.now();
         const report = { skippedPages: globalThis[SKIPPED] ?? [], failedPngs: [] };
-        if (process.env.REDIS_BENCHDB_SITE_PNG === '0') {
-          logger.warn(`PNGs skipped (REDIS_BENCHDB_SITE_PNG=0): ${svgs.length} charts have no .png`);
-          writeReport(out, report, logger);
-          return;
-        }
-        const jobs = svgs.map(({ rel, sha256 }) => ({
+        // on-request: the publishing service draws each PNG when first asked. none: only the site's
+        // card, the one Open Graph image such a build's pages name (src/lib/png.ts).
+        const wanted =
+          pngMode === 'all' ? svgs : pngMode === 'none' ? svgs.filter((s) => s.rel === '/og.svg') : [];
+        if (pngMode !== 'all')
+          logger.info(
+            `PNGs: ${wanted.length} drawn of ${svgs.length} charts (REDIS_BENCHDB_SITE_PNG=${pngMode}; pnpm site:build --png draws them all)`,
+          );
+        const jobs = wanted.map(({ rel, sha256 }) => ({
           svgFile: `${out}${rel}`,
           sha256,
           pngFile: `${out}${rel.replace(/\.svg$/, '.png')}`,
@@ -87,7 +93,7 @@ export default function artefacts() {
           width: rel.endsWith('og.svg') ? 1200 : 960,
         }));
         const { rendered, cached, failed } = await renderPngs(jobs);
-        logger.info(`${svgs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);
+        logger.info(`${jobs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);
         for (const f of failed) {
           const chart = `/${f.svgFile.slice(out.length)}`;
           logger.warn(`no PNG for ${chart}: ${f.error}`);

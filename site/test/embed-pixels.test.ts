@@ -1,20 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../tools/chromium.mjs';
-import { serveStatic } from '../tools/serve-static.mjs';
-import { buildSite } from './build.js';
 import { buildFixture, type Fixture } from './fixture.js';
 
 // Every embeddable chart, as a blog post shows it: its .svg and .png as <img> and its iframe snippet,
 // on a page from another origin, read back as pixels. Counting elements or parse errors passes on a
-// blank image; counting drawn pixels inside the chart's own area does not.
+// blank image; counting drawn pixels inside the chart's own area does not. The site is the publishing
+// service's (redis-benchdb-server --site-dir, started from its bin): it builds the site, and draws each
+// PNG from its SVG when first asked for. site.test.ts has the static build with every PNG drawn.
+const SERVER_MAIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
 let dir: string;
 let fx: Fixture;
 let site: { url: string; close: () => Promise<void> };
+/** The site the service serves now (its `current` build). */
+let builtDir: string;
 let blog: { url: string; close: () => Promise<void>; pages: Map<string, string> };
 let browser: Browser;
 // Page loads and screenshots wait on events; on a loaded 2-core machine one can take long.
@@ -48,14 +54,46 @@ async function serveBlog(): Promise<typeof blog> {
   };
 }
 
+/** The publishing service over `dbPath`, once it serves its first build (health says `ready`). */
+async function publish(dbPath: string, siteDir: string): Promise<typeof site> {
+  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`pnpm build\` first`);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [SERVER_MAIN, '--db', dbPath, '--port', '0', '--site-dir', siteDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the publishing service exited with ${code}`)));
+  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  // The build takes minutes on a busy machine: wait on its state, not on a clock.
+  for (;;) {
+    const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { site: { state: string } };
+    if (health.site.state === 'ready') break;
+    if (health.site.state === 'failed') {
+      await close();
+      throw new Error(`the service's site build failed: ${JSON.stringify(health.site)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, close };
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-embed-test-'));
   fx = buildFixture(dir);
-  const out = join(dir, 'dist');
-  // The server reads files as they are asked for, so it can start first and the build can name it as
-  // the public origin: the snippets are then used exactly as a reader would copy them.
-  site = await serveStatic(out);
-  await buildSite(fx.dbPath, out, { REDIS_BENCHDB_SITE_URL: site.url });
+  // The service names its own origin in the pages: the snippets are used exactly as a reader would copy them.
+  site = await publish(fx.dbPath, join(dir, 'site'));
+  builtDir = join(dir, 'site', 'current');
   blog = await serveBlog();
   browser = await launchChromium();
   const machine = await firstLink('/machines/', 'main table a');
@@ -200,10 +238,12 @@ describe('embedded charts show the chart, not just its title', () => {
     }
   });
 
-  it('each PNG file has plotted pixels inside its chart area', async () => {
+  it('each PNG, drawn by the service when first asked for, has plotted pixels inside its chart area', async () => {
     const probe = await browser.newPage();
     probe.setDefaultTimeout(WAIT_MS);
     for (const e of embeds) {
+      // Not a file of the build: the service draws it from the SVG now.
+      expect(existsSync(join(builtDir, e.png)), e.png).toBe(false);
       const svgText = await (await fetch(site.url + e.svg)).text();
       const g = geometry(svgText);
       const heightUnits = Number(/^<svg[^>]* height="([\d.]+)"/.exec(svgText)![1]);

@@ -17,7 +17,8 @@ let site: ServedSite;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-explore-test-'));
   fx = buildExploreFixture(dir);
-  site = await serveBuiltSite(fx.dbPath, join(dir, 'dist'));
+  // Built for a static host with its PNGs (site:build --png): the view's PNG is a file.
+  site = await serveBuiltSite(fx.dbPath, join(dir, 'dist'), { REDIS_BENCHDB_SITE_PNG: 'all' });
 });
 
 afterAll(async () => {

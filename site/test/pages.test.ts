@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -200,6 +200,36 @@ describe('sorting', () => {
     expect(dates[0]).not.toBe(ids[0]);
     expect(await off.page.locator('table.results th button').count()).toBe(0);
     await off.page.context().close();
+  });
+});
+
+describe('a build without --png (the default)', () => {
+  it('offers each chart as SVG: no PNG link or file, a Markdown snippet that shows the SVG, and the site card as Open Graph image', async () => {
+    for (const path of [`/results/${fx.group[1]}/`, `/groups/${fx.groupId}/`, '/']) {
+      const { page } = await open(path, 1280, false);
+      const links = await page
+        .locator('figure.chart details.embed a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(
+        links.some((h) => h.endsWith('.svg')),
+        path,
+      ).toBe(true);
+      expect(
+        links.filter((h) => h.endsWith('.png')),
+        path,
+      ).toEqual([]);
+      const markdown = await page.locator('figure.chart code.snippet').nth(1).textContent();
+      const image = /^\[!\[[^\]]*\]\(([^)]+)\)\]/.exec(markdown!)?.[1];
+      expect(image, path).toMatch(/\.svg$/);
+      const svg = await fetch(server.url + new URL(image!).pathname);
+      expect(svg.headers.get('content-type'), image).toBe('image/svg+xml');
+      const og = await page.locator('meta[property="og:image"]').getAttribute('content');
+      expect(new URL(og!).pathname, path).toBe('/og.png');
+      const card = Buffer.from(await (await fetch(server.url + '/og.png')).arrayBuffer());
+      expect(card.subarray(1, 4).toString()).toBe('PNG');
+      await page.context().close();
+    }
+    expect(existsSync(join(dir, 'dist', 'results', fx.group[1]!, 'charts', 'pipeline.png'))).toBe(false);
   });
 });
 

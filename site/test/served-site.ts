@@ -11,8 +11,12 @@ export interface ServedSite {
   close: () => Promise<void>;
 }
 
-export async function serveBuiltSite(dbPath: string, outDir: string): Promise<ServedSite> {
-  await buildSite(dbPath, outDir);
+export async function serveBuiltSite(
+  dbPath: string,
+  outDir: string,
+  env: Record<string, string> = {},
+): Promise<ServedSite> {
+  await buildSite(dbPath, outDir, env);
   const server = await serveStatic(outDir);
   const browser = await launchChromium();
   return {

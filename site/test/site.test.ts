@@ -20,7 +20,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-site-test-'));
   fx = buildFixture(dir);
   out = join(dir, 'dist');
-  await buildSite(fx.dbPath, out);
+  // For a static host with every PNG drawn (pnpm site:build --png); pages.test.ts has the default build.
+  await buildSite(fx.dbPath, out, { REDIS_BENCHDB_SITE_PNG: 'all' });
   server = await serveStatic(out);
   browser = await launchChromium();
 });

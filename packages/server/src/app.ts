@@ -95,7 +95,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   const cohorts = new CohortCache(o.db);
-  const { site, backups } = o.publish;
+  const { site, backups, pngs } = o.publish;
+  if (pngs) app.addHook('onClose', () => pngs.close());
   // A stored or retracted result changes pages: ask for a build (debounced, one at a time).
   const changed = site ? () => site.request() : () => {};
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
@@ -106,7 +107,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     retractRoutes(scope, { db: o.db, cohorts, changed });
     healthRoutes(scope, { db: o.db, queue, site, backups });
     methodNotAllowedRoutes(scope);
-    if (site) await siteRoutes(scope, { db: o.db, site });
+    if (site) await siteRoutes(scope, { db: o.db, site, pngs });
   });
   return app;
 }

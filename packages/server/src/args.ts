@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDatabasePath } from '@redis-benchdb/db';
 import { DEFAULT_APP_OPTIONS } from './options.js';
-import { DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
+import { DEFAULT_PNG_CACHE_MB, DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
 import { invalidProxyEntry, splitProxyList } from './trust-proxy.js';
 
 /** The bin's default port; the library's is 0 (a free one), which suits tests, not a service. */
@@ -49,6 +49,9 @@ Publishing (the site on the same origin; docs/DEPLOY.md):
   --site-url URL            the public address the pages name (default: $REDIS_BENCHDB_SITE_URL, else
                             the service's own http://HOST:PORT)
   --site-debounce MS        a new result waits this long for others to join its build (default: ${DEFAULT_SITE_DEBOUNCE_MS})
+  --png-cache-mb N          chart PNGs are drawn from their SVG when first asked for, and kept in
+                            $REDIS_BENCHDB_PNG_CACHE (else DIR/png-cache) up to N MiB, the least
+                            recently asked for deleted first (default: ${DEFAULT_PNG_CACHE_MB})
   --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
   --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
   --backup-keep N           the newest N backups are kept (default: ${DEFAULT_BACKUP_KEEP})
@@ -138,7 +141,7 @@ function publishOptions(
   values: ReturnType<typeof parse>,
   env: NodeJS.ProcessEnv,
 ): Pick<ServeOptions, 'site' | 'backup'> {
-  for (const flag of ['site-build', 'site-url', 'site-debounce'] as const)
+  for (const flag of ['site-build', 'site-url', 'site-debounce', 'png-cache-mb'] as const)
     if (values[flag] !== undefined && values['site-dir'] === undefined)
       throw new UsageError(`--${flag} needs --site-dir DIR (where the built site goes)`);
   for (const flag of ['backup-every-min', 'backup-keep'] as const)
@@ -152,6 +155,7 @@ function publishOptions(
       ...(values['site-build'] !== undefined ? { build: values['site-build'] } : {}),
       ...(siteUrl !== undefined ? { url: siteUrl.replace(/\/+$/, '') } : {}),
       debounceMs: integer('site-debounce', values['site-debounce'], DEFAULT_SITE_DEBOUNCE_MS, 0),
+      pngCacheBytes: integer('png-cache-mb', values['png-cache-mb'], DEFAULT_PNG_CACHE_MB, 1) * 1024 * 1024,
     };
   if (values['backup-dir'] !== undefined)
     out.backup = {
@@ -184,6 +188,7 @@ function parse(argv: string[]) {
       'site-build': { type: 'string' },
       'site-url': { type: 'string' },
       'site-debounce': { type: 'string' },
+      'png-cache-mb': { type: 'string' },
       'backup-dir': { type: 'string' },
       'backup-every-min': { type: 'string' },
       'backup-keep': { type: 'string' },

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { BenchDb } from '@redis-benchdb/db';
 import type { BackupSchedule } from './publish/backups.js';
+import type { PngOnRequest } from './publish/png-on-request.js';
 import type { SiteBuilder } from './publish/site-builder.js';
 import { invalidProxyEntry } from './trust-proxy.js';
 
@@ -46,6 +47,8 @@ export interface AppOptions {
 export interface Publishing {
   site?: SiteBuilder;
   backups?: BackupSchedule;
+  /** Chart PNGs drawn on request, for the site served. */
+  pngs?: PngOnRequest;
 }
 
 export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit' | 'publish'>> & {

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { count, openDatabase } from '@redis-benchdb/db';
 import { buildApp } from './app.js';
 import type { AppOptions } from './options.js';
 import { BackupSchedule } from './publish/backups.js';
 import { defaultSiteBuild } from './publish/default-build.js';
+import { PngOnRequest } from './publish/png-on-request.js';
 import { SiteBuilder } from './publish/site-builder.js';
 
 export interface PublishSiteOptions {
@@ -18,6 +19,11 @@ export interface PublishSiteOptions {
   url?: string;
   /** @default 2000 */
   debounceMs?: number;
+  /**
+   * The bound on the PNGs drawn on request, kept in `$REDIS_BENCHDB_PNG_CACHE`, else `DIR/png-cache`.
+   * @default 1024 MiB
+   */
+  pngCacheBytes?: number;
 }
 
 export interface ServeOptions extends Omit<AppOptions, 'db' | 'publish'> {
@@ -37,6 +43,9 @@ export interface ServeOptions extends Omit<AppOptions, 'db' | 'publish'> {
 
 export const DEFAULT_SERVE_OPTIONS = { host: '127.0.0.1', port: 0 } as const;
 export const DEFAULT_SITE_DEBOUNCE_MS = 2000;
+export const DEFAULT_PNG_CACHE_MB = 1024;
+/** PNGs being drawn or waiting for the drawing thread; more get 503 (each takes 10-20 ms). */
+const PNG_MAX_QUEUED = 64;
 
 export interface RunningServer {
   /** `http://host:port`, without a trailing slash. */
@@ -72,7 +81,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const c = count(db);
       return `${c.results} results, ${c.retracted} retracted`;
     };
-  const app = buildApp({ ...appOptions, db, publish: { site, backups } });
+  const pngs = siteOptions ? pngOnRequest(siteOptions, log) : undefined;
+  const app = buildApp({ ...appOptions, db, publish: { site, backups, pngs } });
   try {
     await app.listen({ host, port });
   } catch (e) {
@@ -102,6 +112,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
         .then(() => {})),
   };
+}
+
+function pngOnRequest(o: PublishSiteOptions, log: (line: string) => void): PngOnRequest {
+  return new PngOnRequest({
+    cacheDir: resolve(process.env.REDIS_BENCHDB_PNG_CACHE || join(o.dir, 'png-cache')),
+    maxCacheBytes: o.pngCacheBytes ?? DEFAULT_PNG_CACHE_MB * 1024 * 1024,
+    maxQueued: PNG_MAX_QUEUED,
+    log,
+  });
 }
 
 function siteBuilder(o: PublishSiteOptions, dbPath: string, log: (line: string) => void): SiteBuilder {

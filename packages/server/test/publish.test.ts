@@ -2,7 +2,7 @@
 // at a time, a placeholder until a result's page is built, a failed build kept out of sight, and state
 // in health. The site build is a real child process (fake-site-build.mjs: the real one, Astro, is the
 // CLI's end-to-end test); the gate file holds a build open so a test can send results during it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,42 @@ describe('the publishing service', () => {
     expect(await settled(again.url)).toMatchObject({ state: 'ready', lastBuildAt: done.lastBuildAt });
     expect(p.builds()).toBe(3);
     expect((await request(`${again.url}${pagePath}`)).status).toBe(200);
+  });
+
+  it("draws a chart's PNG from its SVG when first asked for, keeps it, and serves nothing outside the site", async () => {
+    const p = await publishing();
+    const service = await p.start();
+    await settled(service.url);
+    const { pagePath } = (await post(`${service.url}/api/v1/results`, submissions(1)[0]!)).json as {
+      pagePath: string;
+    };
+    await until(
+      () => request(`${service.url}${pagePath}`),
+      (r) => r.status === 200,
+    );
+    const chart = `${service.url}${pagePath}charts/pipeline`;
+    expect(existsSync(join(p.dir, 'site/current', pagePath, 'charts/pipeline.png'))).toBe(false);
+    const first = await fetch(`${chart}.png`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await first.arrayBuffer());
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // IHDR: drawn at the charts' PNG width, 960, whatever the SVG's own (640).
+    expect(png.readUInt32BE(16)).toBe(960);
+    expect(png.readUInt32BE(20)).toBe(450);
+    const cached = readdirSync(join(p.dir, 'site/png-cache'));
+    expect(cached).toHaveLength(1);
+    expect(Buffer.from(await (await fetch(`${chart}.png`)).arrayBuffer())).toEqual(png);
+    expect(readdirSync(join(p.dir, 'site/png-cache'))).toEqual(cached);
+    // No SVG, no PNG; and no path out of the site, however spelled.
+    for (const path of [
+      `${pagePath}charts/latency.png`,
+      '/%2e%2e/png-cache/x.png',
+      `${pagePath}charts/..%2f..%2f..%2f..%2fpng-cache%2f${cached[0]}`,
+      `/..%2f${cached[0]}`,
+      '/.hidden/x.png',
+    ])
+      expect((await request(`${service.url}${path}`)).status, path).toBe(404);
   });
 
   it('a failed build keeps the previous site; health says so, without the log, until a build succeeds, and the operator has the log', async () => {

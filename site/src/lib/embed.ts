@@ -13,7 +13,8 @@ export interface EmbedTarget {
   /** The chart's iframe page, its SVG and PNG, and the page it belongs to (site paths). */
   pagePath: string;
   svgPath: string;
-  pngPath: string;
+  /** Null when this build offers no PNGs (png.ts): links and snippets then use the SVG. */
+  pngPath: string | null;
   sourcePath: string;
   /** One line saying where the numbers come from. */
   source: string;
@@ -42,7 +43,7 @@ export function embedSnippets(t: EmbedTarget): {
   iframe: string;
   markdown: string;
   svg: string;
-  png: string;
+  png: string | null;
   permalink: string;
 } {
   const o = siteOrigin();
@@ -50,9 +51,10 @@ export function embedSnippets(t: EmbedTarget): {
   return {
     permalink: o + t.pagePath,
     svg: o + t.svgPath,
-    png: o + t.pngPath,
+    png: t.pngPath === null ? null : o + t.pngPath,
     iframe: `<iframe src="${o}${t.pagePath}" title="${title}" width="${EMBED_WIDTH}" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`,
-    markdown: `[![${t.chart.title.replace(/[[\]]/g, '')}](${o}${t.pngPath})](${o}${t.sourcePath})\n\n*Source: [redis-benchdb](${o}${t.sourcePath}), ${t.source.replace(/[[\]*_]/g, '')}, ${t.asOf}*`,
+    // A PNG where the build has them (most Markdown hosts take it); the SVG otherwise, which GitHub and browsers show.
+    markdown: `[![${t.chart.title.replace(/[[\]]/g, '')}](${o}${t.pngPath ?? t.svgPath})](${o}${t.sourcePath})\n\n*Source: [redis-benchdb](${o}${t.sourcePath}), ${t.source.replace(/[[\]*_]/g, '')}, ${t.asOf}*`,
   };
 }
 

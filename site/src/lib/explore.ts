@@ -63,7 +63,7 @@ export interface WorkloadData {
   /** Fastest first. */
   bars: Bar[];
   /** Copy-paste snippets of the workload's chart (see embed.ts) and its files' site paths, made at build. */
-  embed: { iframe: string; markdown: string; pagePath: string; svgPath: string; pngPath: string };
+  embed: { iframe: string; markdown: string; pagePath: string; svgPath: string; pngPath: string | null };
   /** "live, drawn 2026-11-24". */
   asOf: string;
 }

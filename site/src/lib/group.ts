@@ -8,6 +8,7 @@ import { isInterleaved, pairComparison } from './group-paired.js';
 import type { ResultView } from './model.js';
 import { noiseOf } from './noise.js';
 import { ogSvg } from './og.js';
+import { pngOf } from './png.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
 import { SWEEP_AXES, SWEEP_AXIS_NAMES, sweepPoints } from './sweeps.js';
@@ -72,7 +73,7 @@ export function groupPage(
       chart,
       pagePath: paths.groupChartPage(groupId, chart.id),
       svgPath: paths.groupChartSvg(groupId, chart.id),
-      pngPath: paths.groupChartPng(groupId, chart.id),
+      pngPath: pngOf(paths.groupChartSvg(groupId, chart.id)),
       sourcePath: paths.group(groupId),
       source,
       freshness: 'frozen: a run group never changes',

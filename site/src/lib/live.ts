@@ -5,6 +5,7 @@ import type { Chart } from './charts/render.js';
 import { HEADLINE_SUITE, headlineCells } from './data.js';
 import { drawnOn, type EmbedTarget, stageEmbed } from './embed.js';
 import { type HeadlineEntry, headlineEntries, rankNames } from './headline.js';
+import { pngOf } from './png.js';
 import { paths } from './routes.js';
 import { shortText } from './text.js';
 
@@ -17,7 +18,7 @@ export function liveEmbed(chart: Chart, sourcePath: string, source: string): Emb
     chart,
     pagePath: paths.liveChartPage(chart.id),
     svgPath: paths.liveChartSvg(chart.id),
-    pngPath: paths.liveChartSvg(chart.id).replace(/\.svg$/, '.png'),
+    pngPath: pngOf(paths.liveChartSvg(chart.id)),
     sourcePath,
     source,
     freshness: 'live: follows new results at each build',

@@ -15,7 +15,6 @@ export const paths = {
   resultCompareJson: (id: string) => `/results/${id}/compare.json`,
   chartPage: (id: string, chart: string) => `/results/${id}/charts/${chart}.html`,
   chartSvg: (id: string, chart: string) => `/results/${id}/charts/${chart}.svg`,
-  chartPng: (id: string, chart: string) => `/results/${id}/charts/${chart}.png`,
   ogImage: (id: string) => `/results/${id}/og.png`,
   machines: () => '/machines/',
   machine: (slug: string) => `/machines/${slug}/`,
@@ -24,7 +23,6 @@ export const paths = {
   group: (id: string) => `/groups/${id}/`,
   groupChartPage: (id: string, chart: string) => `/groups/${id}/charts/${chart}.html`,
   groupChartSvg: (id: string, chart: string) => `/groups/${id}/charts/${chart}.svg`,
-  groupChartPng: (id: string, chart: string) => `/groups/${id}/charts/${chart}.png`,
   groupOgImage: (id: string) => `/groups/${id}/og.png`,
   compare: (ids?: readonly string[]) =>
     ids?.length ? `/compare/?r=${ids.map((id) => id.slice(0, SHORT_ID)).join(',')}` : '/compare/',

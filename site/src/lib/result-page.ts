@@ -5,6 +5,7 @@ import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';
 import { noiseOf } from './noise.js';
 import { ogSvg } from './og.js';
+import { pngOf } from './png.js';
 import { sourceLine } from './result-charts.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
@@ -15,7 +16,7 @@ export function resultEmbed(r: ResultView, chart: Chart): EmbedTarget {
     chart,
     pagePath: paths.chartPage(r.id, chart.id),
     svgPath: paths.chartSvg(r.id, chart.id),
-    pngPath: paths.chartPng(r.id, chart.id),
+    pngPath: pngOf(paths.chartSvg(r.id, chart.id)),
     sourcePath: paths.result(r.id),
     source: sourceLine(r),
     freshness: `frozen: result ${r.id.slice(0, 12)} never changes`,

@@ -209,6 +209,11 @@ export class SiteBuilder {
   private spawn(out: string, logPath: string): ChildProcess {
     const env = {
       ...process.env,
+      // PNGs are drawn by the service when asked for (png-on-request.ts), not all at each build; the open
+      // data is kept between builds, and rewritten only when the database changed (site/integration).
+      REDIS_BENCHDB_SITE_PNG: process.env.REDIS_BENCHDB_SITE_PNG || 'on-request',
+      REDIS_BENCHDB_OPEN_DATA_CACHE:
+        process.env.REDIS_BENCHDB_OPEN_DATA_CACHE || join(this.o.siteDir, 'open-data'),
       REDIS_BENCHDB_DB: this.o.dbPath,
       REDIS_BENCHDB_SITE_OUT: out,
       REDIS_BENCHDB_SITE_URL: this.siteUrl,

@@ -5,6 +5,7 @@ import type { BenchDb } from '@redis-benchdb/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { replyNotFound } from '../error-reply.js';
 import { placeholderHtml } from './placeholder.js';
+import type { PngOnRequest } from './png-on-request.js';
 import type { SiteBuilder } from './site-builder.js';
 
 /** A result page: `/results/<id>/` (db's resultPagePath). */
@@ -13,9 +14,13 @@ const RESULT_PAGE = /^\/results\/([0-9a-f]{64})\/(?:index\.html)?$/;
 /**
  * The built site, on the service's own origin: every GET outside /api/ is a file of the site served
  * now (SiteBuilder.root, read per request, so a swap takes effect at once). A result page not built
- * yet, for a result the database holds, is a placeholder that says so (202).
+ * yet, for a result the database holds, is a placeholder that says so (202). A chart's PNG the build
+ * did not draw is drawn from its SVG when first asked for (PngOnRequest).
  */
-export async function siteRoutes(app: FastifyInstance, { db, site }: { db: BenchDb; site: SiteBuilder }) {
+export async function siteRoutes(
+  app: FastifyInstance,
+  { db, site, pngs }: { db: BenchDb; site: SiteBuilder; pngs?: PngOnRequest | undefined },
+) {
   // serve: false: the root changes with each build, so each reply names it (sendFile's rootPath).
   await app.register(fastifyStatic, { root: process.cwd(), serve: false, index: false });
   const receipt = db.sqlite.prepare<[string], { receivedAt: string; retractedAt: string | null }>(
@@ -29,6 +34,10 @@ export async function siteRoutes(app: FastifyInstance, { db, site }: { db: Bench
     const file = root === null ? null : await existingFile(root, path);
     if (file === 'directory') return reply.redirect(`${path}/`, 301);
     if (root !== null && file !== null) return reply.sendFile(file, root);
+    if (root !== null && pngs && path.endsWith('.png')) {
+      const cached = await pngs.png(root, path);
+      if (cached !== null) return reply.sendFile(cached, pngs.cacheDir);
+    }
     const id = RESULT_PAGE.exec(path)?.[1];
     const row = id === undefined ? undefined : receipt.get(id);
     if (id !== undefined && row !== undefined && row.retractedAt === null)
