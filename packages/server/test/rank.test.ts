@@ -10,7 +10,7 @@ type Standing = {
   size: number;
   place: number;
   ties: number;
-  distinctKeys: number;
+  distinctSigners: number;
   percentile: number | null;
 };
 type Rank = {
@@ -49,12 +49,30 @@ describe('rank after submit', () => {
       ranks.push(reply.json.ranks as Rank[]);
     }
     expect(ranks[0]!.map((r) => r.label)).toEqual(['GET', 'SET']);
-    expect(ranks[0]![0]!.overall).toEqual({ size: 1, place: 1, ties: 0, distinctKeys: 1, percentile: null });
+    expect(ranks[0]![0]!.overall).toEqual({
+      size: 1,
+      place: 1,
+      ties: 0,
+      distinctSigners: 1,
+      percentile: null,
+    });
     // Four results: a place, not a percentile.
-    expect(ranks[3]![0]!.overall).toMatchObject({ size: 4, place: 1, percentile: null, distinctKeys: 2 });
+    expect(ranks[3]![0]!.overall).toMatchObject({ size: 4, place: 1, percentile: null, distinctSigners: 2 });
     // The sixth is faster than the five others, and the fastest of the three on CPU B.
-    expect(ranks[5]![0]!.overall).toEqual({ size: 6, place: 1, ties: 0, distinctKeys: 2, percentile: 100 });
-    expect(ranks[5]![0]!.sameCpu).toEqual({ size: 3, place: 1, ties: 0, distinctKeys: 1, percentile: null });
+    expect(ranks[5]![0]!.overall).toEqual({
+      size: 6,
+      place: 1,
+      ties: 0,
+      distinctSigners: 2,
+      percentile: 100,
+    });
+    expect(ranks[5]![0]!.sameCpu).toEqual({
+      size: 3,
+      place: 1,
+      ties: 0,
+      distinctSigners: 1,
+      percentile: null,
+    });
 
     // Read (and cached) before the seventh arrives: six.
     const before = await request(`${server.url}${ranks[5]![0]!.cohortUrl}`);
