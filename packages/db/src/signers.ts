@@ -33,9 +33,15 @@ export function readSignerKeys(dir: string): string[] {
   const fingerprints: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    // Node derives a public key from a private one without a word: a private half here would pass.
+    if (text.includes('PRIVATE KEY'))
+      throw new SignerKeysError(
+        `${path}: is a private key: move it out of this directory (never commit one) and put its public half in its place (openssl pkey -in <the moved file> -pubout prints it)`,
+      );
     let fp: string;
     try {
-      fp = keyFingerprint(readFileSync(path, 'utf8'));
+      fp = keyFingerprint(text);
     } catch (e) {
       throw new SignerKeysError(
         `${path}: not an Ed25519 public key in PEM (${(e as Error).message}): the directory holds only public halves, each named <fingerprint hex>.pub.pem`,
