@@ -160,7 +160,7 @@ describe('the site built from it, in Chromium', () => {
 
   it("ranks a data key's result in a cohort of 3 results from 2 signers, and names its signer", async () => {
     const { page, errors } = await site.open(`/results/${ids.d1}/`);
-    const get = text(await page.locator('ul.ranks li').filter({ hasText: /^GET/ }).first().textContent());
+    const get = text(await page.locator('ul.ranks li').filter({ hasText: 'GET:' }).first().textContent());
     expect(get).toContain('cohort: 3 results from 2 signers');
     expect(text(await page.locator('body').textContent())).toContain(
       `key ${keyFingerprint(data1.publicKeyPem)}: one of the keys of ${PROJECT_SIGNER}, which count as one signer.`,
