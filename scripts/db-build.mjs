@@ -3,14 +3,23 @@
 // same ingest() and ingestImported() the service and the CLI use, so a file that would be refused
 // there fails the build here. The database is built in a temporary file and moved into place, so a
 // failed build never leaves a half-written database where the site reads one.
+// The data keys in data/results/keys/ are recorded as one signer, the project: each session of the
+// project signs with a key of its own, and the site counts signers, not keys, as independent evidence.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { openDatabase, ingest, ingestImported, count, integrityCheck } = await import(
-  new URL('../packages/db/dist/index.js', import.meta.url)
-);
+const {
+  openDatabase,
+  ingest,
+  ingestImported,
+  count,
+  integrityCheck,
+  assignSigner,
+  readSignerKeys,
+  PROJECT_SIGNER,
+} = await import(new URL('../packages/db/dist/index.js', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
@@ -34,7 +43,14 @@ function* jsonFiles(dir) {
 const db = openDatabase(tmp);
 let failed = 0;
 let stored = 0;
+let projectKeys = 0;
 try {
+  const keysDir = join(values.data, 'results/keys');
+  if (existsSync(keysDir)) {
+    const keys = readSignerKeys(keysDir);
+    assignSigner(db, PROJECT_SIGNER, keys);
+    projectKeys = keys.length;
+  }
   for (const file of jsonFiles(values.data)) {
     const text = readFileSync(file, 'utf8');
     const schema = JSON.parse(text).schema;
@@ -62,9 +78,14 @@ try {
   }
   for (const suffix of ['-wal', '-shm']) if (existsSync(`${target}${suffix}`)) rmSync(`${target}${suffix}`);
   renameSync(tmp, target);
-  console.log(`db:build: ${stored} results, ${totals.cells} cells -> ${relative(root, target) || target}`);
+  console.log(
+    `db:build: ${stored} results, ${totals.cells} cells, ${projectKeys} data key${projectKeys === 1 ? '' : 's'} as one signer -> ${relative(root, target) || target}`,
+  );
 } catch (err) {
   db.close?.();
   rmSync(tmp, { force: true });
-  throw err;
+  // A bad key file is the data's fault, not the script's: say which file, without a stack.
+  if (err.code !== 'SIGNER_KEYS') throw err;
+  console.error(`db:build: ${err.message}; ${relative(root, target) || target} left as it was`);
+  process.exit(1);
 }

@@ -41,7 +41,7 @@ async function open(path: string, width: number, js = true): Promise<{ page: Pag
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-/** The bars' table as text, row by row: server and machine, ops/s, ratio, results, keys. */
+/** The bars' table as text, row by row: server and machine, ops/s, ratio, results, signers. */
 async function bars(page: Page) {
   // The script marks the table busy from a pick (the URL changes first) until the new bars are drawn.
   await page.locator('#explore .explore-out:not([aria-busy=true])').waitFor();
@@ -57,7 +57,7 @@ async function bars(page: Page) {
         p50: td[3]!,
         p99: td[4]!,
         results: Number(td[5]),
-        keys: Number(td[6]),
+        signers: Number(td[6]),
       };
     }),
   );
@@ -74,7 +74,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(rows.map((r) => r.results).reduce((a, b) => a + b)).toBe(7);
     const pooled = rows.find((r) => r.results === 4)!;
     expect(pooled.who).toMatch(/redis 7\.4\.1.*Xeon/);
-    expect(pooled.keys).toBe(1);
+    expect(pooled.signers).toBe(1);
     expect(rows.some((r) => r.who.includes(OTHER_CPU))).toBe(true);
     expect(rows.map((r) => r.ops)).toEqual([...rows.map((r) => r.ops)].sort((a, b) => b - a));
     expect(rows[0]!.ratio).toBe('1.00×');
@@ -166,7 +166,7 @@ describe.each([1280, 390])('at %i px', (width) => {
       `faster than ${expected}% of the ${others.length} other results with this workload`,
     );
     expect(get).toContain(
-      `cohort: ${cohort.length} results from ${new Set(cohort.map((c) => c.key)).size} signing keys`,
+      `cohort: ${cohort.length} results from ${new Set(cohort.map((c) => c.key)).size} signers`,
     );
     for (const list of ['ul.ranks', 'ul.similar']) {
       const box = (await page.locator(list).boundingBox())!;

@@ -10,6 +10,7 @@ const cell = (machine: string, key: string, ops: number, more: Partial<SiteCellR
     label: 'GET',
     opsMedian: ops,
     keyFingerprint: key,
+    signer: key,
     copyOf: null,
     noVerdict: null,
     ...more,
@@ -28,7 +29,7 @@ describe('the headline rule', () => {
       cell('m', 'k2', 95),
     ]);
     // k1: 100 (median of 90, 100, 110); k2: 95; the lower of the two.
-    expect(e).toEqual({ name: 'm', label: 'GET', opsPerSec: 95, results: 4, keys: 2 });
+    expect(e).toEqual({ name: 'm', label: 'GET', opsPerSec: 95, results: 4, signers: 2, keys: 2 });
   });
 
   it('one key cannot lift a figure above what another key measured, however many results it sends', () => {
@@ -36,7 +37,7 @@ describe('the headline rule', () => {
     const forged = Array.from({ length: 50 }, (_, i) => cell('m', 'k3', 1000 + i));
     const [e] = entries([...honest, ...forged]);
     expect(e!.opsPerSec).toBe(104);
-    expect(e).toMatchObject({ results: 52, keys: 3 });
+    expect(e).toMatchObject({ results: 52, signers: 3, keys: 3 });
   });
 
   it('ranks entries with two keys or more first: a one-key entry comes last whatever its figure', () => {
@@ -48,7 +49,7 @@ describe('the headline rule', () => {
       cell('c', 'k4', 60),
     ]);
     expect(rankNames(e, 'GET')).toEqual(['a', 'c', 'b']);
-    expect(backing(e.find((x) => x.name === 'b')!)).toBe('1 result, 1 key');
+    expect(backing(e.find((x) => x.name === 'b')!)).toBe('1 result, 1 signer');
   });
 
   it('leaves out copies and cells disturbed while they ran, not unstable or client-bound ones', () => {
@@ -57,5 +58,20 @@ describe('the headline rule', () => {
       expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: flags })), flags).toBe(false);
     expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: 'CLIENT_BOUND,UNSTABLE' }))).toBe(true);
     expect(countsForHeadline(cell('m', 'k', 1, { opsMedian: null }))).toBe(false);
+  });
+
+  it('counts signers, not keys: two keys of one signer are one submitter, ranked after two signers', () => {
+    const project = (key: string, ops: number) => cell('solo', key, ops, { signer: 'redis-benchdb project' });
+    const e = entries([
+      project('d1', 500),
+      project('d2', 400),
+      cell('pair', 'k1', 100),
+      cell('pair', 'k2', 110),
+    ]);
+    const solo = e.find((x) => x.name === 'solo')!;
+    // The project's two data keys: one signer, so its figure is its own median and it cannot head the ranking.
+    expect(solo).toMatchObject({ results: 2, signers: 1, keys: 2, opsPerSec: 400 });
+    expect(rankNames(e, 'GET')).toEqual(['pair', 'solo']);
+    expect(backing(solo)).toBe('2 results, 1 signer (2 keys)');
   });
 });

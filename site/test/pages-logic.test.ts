@@ -33,6 +33,7 @@ const result = (id: string, o: Partial<SiteResultRow>): SiteResultRow => ({
   linkKind: 'tcp-loopback',
   warningCodes: null,
   keyFingerprint: 'k',
+  signer: 'k',
   runGroupId: null,
   runGroupLabel: null,
   runGroupIndex: null,

@@ -92,7 +92,7 @@ describe('cohort integrity', () => {
     // K1's median of its three honest runs, K2's, and the forger's x10: the lower middle is K1's.
     const ops = Math.round(fx.getOps).toLocaleString('en-US');
     expect(top).toContain(
-      `Fastest machine on the baseline GET: ${real}, ${ops} ops/s: the median of 3 keys' medians over 5 results.`,
+      `Fastest machine on the baseline GET: ${real}, ${ops} ops/s: the median of 3 signers' medians over 5 results.`,
     );
     const rows = await machine
       .locator('table.headline-rank tbody tr')
@@ -100,13 +100,13 @@ describe('cohort integrity', () => {
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
       );
     expect(rows.map((r) => r[1])).toEqual([real, fake]);
-    expect(rows[0]![4]).toBe('5 results, 3 keys');
-    expect(rows[1]![4]).toBe('1 result, 1 key 1 key');
+    expect(rows[0]![4]).toBe('5 results, 3 signers');
+    expect(rows[1]![4]).toBe('1 result, 1 signer 1 signer');
     // The forger's machine claims ten times the figure, and still comes second.
     expect(Number(rows[1]![2]!.replace(/,/g, ''))).toBeGreaterThan(9 * fx.getOps);
     const version = (await page.locator('section.headline[data-by="version"] .headline-top').textContent())!;
     expect(version.replace(/\s+/g, ' ')).toContain(
-      `redis 7.4.1, ${ops} ops/s: the median of 3 keys' medians`,
+      `redis 7.4.1, ${ops} ops/s: the median of 3 signers' medians`,
     );
     expect(errors).toEqual([]);
     await page.context().close();

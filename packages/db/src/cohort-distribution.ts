@@ -18,7 +18,7 @@ export interface CohortDistribution {
   /** The CPU model the cohort was narrowed to, or null for every machine. */
   cpuModel: string | null;
   count: number;
-  distinctKeys: number;
+  distinctSigners: number;
   opsPerSec: {
     min: number | null;
     max: number | null;
@@ -41,7 +41,7 @@ export function cohortDistribution(
     workloadFingerprint,
     cpuModel: opts.cpuModel ?? null,
     count: ops.length,
-    distinctKeys: c.distinctKeys,
+    distinctSigners: c.distinctSigners,
     opsPerSec: {
       min: ops[0] ?? null,
       max: ops.at(-1) ?? null,

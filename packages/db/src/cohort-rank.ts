@@ -7,11 +7,11 @@ import type { BenchDb } from './open.js';
  * over the cohort's index range: what rankIn(cohort(...)) gives, without building the cohort's
  * members in JavaScript (that took half the time at 10,000 results). A submit's answer waits for it.
  */
-const RANK_SQL = `SELECT count(*) AS size, count(DISTINCT keyFingerprint) AS keys,
+const RANK_SQL = `SELECT count(*) AS size, count(DISTINCT signer) AS signers,
          coalesce(sum(resultId = @id), 0) AS member,
          coalesce(sum(opsPerSec < @ops), 0) AS slower, coalesce(sum(opsPerSec = @ops), 0) AS atOps,
          coalesce(sum(cpuModel IS @myCpu), 0) AS cpuSize,
-         count(DISTINCT CASE WHEN cpuModel IS @myCpu THEN keyFingerprint END) AS cpuKeys,
+         count(DISTINCT CASE WHEN cpuModel IS @myCpu THEN signer END) AS cpuSigners,
          coalesce(sum(cpuModel IS @myCpu AND opsPerSec < @ops), 0) AS cpuSlower,
          coalesce(sum(cpuModel IS @myCpu AND opsPerSec = @ops), 0) AS cpuAtOps
     FROM (${COHORT_SQL})`;
@@ -21,12 +21,12 @@ const OPS_SQL = 'SELECT max(ops_median) AS ops FROM cells WHERE result_id = ? AN
 
 interface Counts {
   size: number;
-  keys: number;
+  signers: number;
   member: number;
   slower: number;
   atOps: number;
   cpuSize: number;
-  cpuKeys: number;
+  cpuSigners: number;
   cpuSlower: number;
   cpuAtOps: number;
 }
@@ -60,7 +60,7 @@ export function countRank(
   const n = st.rank.get({ fp: workloadFingerprint, cpu: null, id: resultId, ops, myCpu: cpuModel })!;
   if (n.member === 0) return null;
   return {
-    overall: rankFromCounts(ops, n.size, n.keys, n.slower, n.atOps),
-    sameCpu: cpuModel === null ? null : rankFromCounts(ops, n.cpuSize, n.cpuKeys, n.cpuSlower, n.cpuAtOps),
+    overall: rankFromCounts(ops, n.size, n.signers, n.slower, n.atOps),
+    sameCpu: cpuModel === null ? null : rankFromCounts(ops, n.cpuSize, n.cpuSigners, n.cpuSlower, n.cpuAtOps),
   };
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { BenchDb } from './open.js';
+import { SIGNER_OF_R } from './signers-migration.js';
 
 /**
  * A cohort is every listed result that ran one workload (equal workload fingerprints): the only
@@ -19,8 +20,11 @@ export interface CohortMember {
   resultId: string;
   /** The cell's median ops/s; the fastest such cell if the result ran the workload twice. */
   opsPerSec: number;
-  /** Who signed it: null for none (never the case for a result with a workload fingerprint today). */
-  keyFingerprint: string | null;
+  /**
+   * Who signed it: its key's signer (migration 7), the key itself when the key has none; null for
+   * none (never the case for a result with a workload fingerprint today).
+   */
+  signer: string | null;
   /** The client machine's CPU model, or null when unknown. */
   cpuModel: string | null;
 }
@@ -29,8 +33,11 @@ export interface Cohort {
   workloadFingerprint: string;
   /** Slowest first. */
   members: CohortMember[];
-  /** Distinct signing keys among the members: how many submitters the cohort stands for. */
-  distinctKeys: number;
+  /**
+   * Distinct signers among the members: how many submitters the cohort stands for. Two keys of one
+   * signer (the project's data keys) count once.
+   */
+  distinctSigners: number;
 }
 
 export interface CohortOptions {
@@ -43,7 +50,7 @@ export interface CohortOptions {
  * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
-export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, r.key_fingerprint AS keyFingerprint,
+export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, ${SIGNER_OF_R} AS signer,
               r.cpu_model AS cpuModel
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
@@ -64,12 +71,12 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
   }
   const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
-  return withKeys(workloadFingerprint, members);
+  return withSigners(workloadFingerprint, members);
 }
 
-function withKeys(workloadFingerprint: string, members: CohortMember[]): Cohort {
-  const keys = new Set(members.map((m) => m.keyFingerprint).filter((k) => k !== null));
-  return { workloadFingerprint, members, distinctKeys: keys.size };
+function withSigners(workloadFingerprint: string, members: CohortMember[]): Cohort {
+  const signers = new Set(members.map((m) => m.signer).filter((k) => k !== null));
+  return { workloadFingerprint, members, distinctSigners: signers.size };
 }
 
 /** Where one member stands among the others of its cohort. */
@@ -77,7 +84,8 @@ export interface CohortRank {
   opsPerSec: number;
   /** Members, this result included. */
   size: number;
-  distinctKeys: number;
+  /** Distinct signers among the members (keys of one signer count once). */
+  distinctSigners: number;
   /** Other members slower than this one, as fast (equal medians), and faster. */
   slower: number;
   equal: number;
@@ -109,7 +117,7 @@ export function rankIn(c: Cohort, resultId: string): CohortRank | null {
   return rankFromCounts(
     ops,
     c.members.length,
-    c.distinctKeys,
+    c.distinctSigners,
     slower,
     countBelow(c.members.length, figure, ops, true) - slower,
   );
@@ -122,7 +130,7 @@ export function rankIn(c: Cohort, resultId: string): CohortRank | null {
 export function rankFromCounts(
   ops: number,
   size: number,
-  distinctKeys: number,
+  distinctSigners: number,
   slower: number,
   atOps: number,
 ): CohortRank {
@@ -131,7 +139,7 @@ export function rankFromCounts(
   return {
     opsPerSec: ops,
     size,
-    distinctKeys,
+    distinctSigners,
     slower,
     equal,
     faster: others - slower - equal,

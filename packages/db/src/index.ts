@@ -103,6 +103,15 @@ export {
 } from './retraction.js';
 export { SchemaVersionError } from './schema-version-error.js';
 export {
+  assignSigner,
+  keyFileName,
+  keySigners,
+  PROJECT_SIGNER,
+  readSignerKeys,
+  SignerKeysError,
+  signerOf,
+} from './signers.js';
+export {
   cellsByWorkload,
   commonWorkload,
   exportJsonlLines,

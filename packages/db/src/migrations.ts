@@ -4,6 +4,7 @@ import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
+import { KEY_SIGNERS } from './signers-migration.js';
 import { SITE_INDEXES } from './site-indexes-migration.js';
 import { WARNINGS_INDEX } from './warnings-index-migration.js';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   measurementsMigration,
   COHORT_INDEXES,
   WARNINGS_INDEX,
+  KEY_SIGNERS,
 ];
 
 /** The schema version this code writes and reads. */

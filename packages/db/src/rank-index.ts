@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
+import { SIGNER_OF_R } from './signers-migration.js';
 
 /**
  * Cohort ranks kept in memory and updated as results are stored: the ranks a submit's answer carries.
@@ -102,13 +103,13 @@ export class RankIndex {
 interface MemberRow {
   fp: string;
   opsPerSec: number;
-  keyFingerprint: string | null;
+  signer: string | null;
   cpuModel: string | null;
 }
 
 /** One result's membership in each cohort, by COHORT_SQL's rules (cohort.ts: change both together; a test holds them equal). */
 const MEMBER_SQL = `SELECT c.workload_fingerprint AS fp, max(c.ops_median) AS opsPerSec,
-              r.key_fingerprint AS keyFingerprint, r.cpu_model AS cpuModel
+              ${SIGNER_OF_R} AS signer, r.cpu_model AS cpuModel
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE c.result_id = ? AND c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL
           AND r.retracted_at IS NULL
@@ -118,27 +119,27 @@ const MEMBER_SQL = `SELECT c.workload_fingerprint AS fp, max(c.ops_median) AS op
 
 const cohortKey = (fp: string, cpuModel: string | null) => `${fp}\n${cpuModel ?? ''}`;
 
-/** A cohort's figures, slowest first, with each member's figure and each key's count. */
+/** A cohort's figures, slowest first, with each member's figure and each signer's count. */
 class SortedCohort {
   readonly #ops: number[] = [];
   readonly #byResult = new Map<string, number>();
-  readonly #keys = new Map<string, number>();
+  readonly #signers = new Map<string, number>();
 
   constructor(members: readonly CohortMember[]) {
     // cohort() sorts them slowest first.
     for (const m of members) {
       this.#ops.push(m.opsPerSec);
       this.#byResult.set(m.resultId, m.opsPerSec);
-      this.#countKey(m.keyFingerprint);
+      this.#countSigner(m.signer);
     }
   }
 
-  insert(resultId: string, m: { opsPerSec: number; keyFingerprint: string | null }): void {
+  insert(resultId: string, m: { opsPerSec: number; signer: string | null }): void {
     // Read after the commit, the cohort may hold it already.
     if (this.#byResult.has(resultId)) return;
     this.#ops.splice(this.#below(m.opsPerSec, true), 0, m.opsPerSec);
     this.#byResult.set(resultId, m.opsPerSec);
-    this.#countKey(m.keyFingerprint);
+    this.#countSigner(m.signer);
   }
 
   /** As rankIn(): null when the result is not a member. */
@@ -146,14 +147,14 @@ class SortedCohort {
     const ops = this.#byResult.get(resultId);
     if (ops === undefined) return null;
     const slower = this.#below(ops, false);
-    return rankFromCounts(ops, this.#ops.length, this.#keys.size, slower, this.#below(ops, true) - slower);
+    return rankFromCounts(ops, this.#ops.length, this.#signers.size, slower, this.#below(ops, true) - slower);
   }
 
   #below(x: number, orEqual: boolean): number {
     return countBelow(this.#ops.length, (i) => this.#ops[i]!, x, orEqual);
   }
 
-  #countKey(key: string | null): void {
-    if (key !== null) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
+  #countSigner(signer: string | null): void {
+    if (signer !== null) this.#signers.set(signer, (this.#signers.get(signer) ?? 0) + 1);
   }
 }

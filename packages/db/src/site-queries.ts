@@ -1,5 +1,6 @@
 import type { BenchDb } from './open.js';
 import { exportRows } from './queries.js';
+import { SIGNER_OF_R } from './signers-migration.js';
 
 /**
  * The queries the site's build runs. They read every listed result once, so they iterate rather
@@ -28,6 +29,8 @@ export interface SiteResultRow {
   /** Comma-separated warning codes, or null. */
   warningCodes: string | null;
   keyFingerprint: string | null;
+  /** Who the key signs for (migration 7): the key itself unless it was assigned a signer; null for an imported result. */
+  signer: string | null;
   runGroupId: string | null;
   runGroupLabel: string | null;
   runGroupIndex: number | null;
@@ -43,6 +46,7 @@ const SITE_ROW_SQL = `
          r.server_product AS serverProduct, r.server_version AS serverVersion, r.allocator,
          r.io_threads AS ioThreads, r.persistence_on AS persistenceOn, r.link_kind AS linkKind,
          r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
+         ${SIGNER_OF_R} AS signer,
          r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel, r.run_group_index AS runGroupIndex,
          (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount,
          (SELECT x.copy_of FROM result_copies x WHERE x.result_id = r.id) AS copyOf
@@ -107,8 +111,9 @@ export interface SiteCellRow {
   p99Us: number | null;
   unstable: 0 | 1 | null;
   warningCodes: string | null;
-  /** Whose key signed it: a headline counts keys, not results (null for an imported result). */
   keyFingerprint: string | null;
+  /** Who signed it (its key's signer, else the key): a headline counts signers, not results or keys (null for an imported result). */
+  signer: string | null;
   /** The earlier result of the same key this one copies (copies.ts): counted once, as that one. */
   copyOf: string | null;
   /** The warnings that keep this cell from a verdict, comma-separated (cell_measurements), or null. */
@@ -131,6 +136,7 @@ function cellsSql(n: number): string {
               c.workload_fingerprint AS workloadFingerprint, c.ops_median AS opsMedian,
               c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High, c.p99_us AS p99Us,
               c.unstable, r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
+              ${SIGNER_OF_R} AS signer,
               (SELECT x.copy_of FROM result_copies x WHERE x.result_id = c.result_id) AS copyOf,
               (SELECT m.no_verdict FROM cell_measurements m
                 WHERE m.result_id = c.result_id AND m.idx = c.idx) AS noVerdict

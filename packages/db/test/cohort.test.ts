@@ -101,7 +101,7 @@ describe('a cohort', () => {
     // Not the retracted one, not the one whose GET was mostly errors, not the pipelined one.
     expect(c.members.map((m) => m.resultId)).toEqual([ids.slow, ...[ids.tieA, ids.tieB].sort(), ids.fast]);
     expect(c.members.map((m) => m.opsPerSec)).toEqual([0.5, 1, 1, 1.5].map((f) => 131204 * f));
-    expect(c.distinctKeys).toBe(2);
+    expect(c.distinctSigners).toBe(2);
     expect(cohort(db, getFp, { cpuModel: 'CPU A' }).members.map((m) => m.resultId)).toEqual([
       ids.slow,
       ids.tieA,
@@ -116,7 +116,7 @@ describe('a cohort', () => {
     expect(rankIn(c, ids.slow)).toMatchObject({ size: 4, slower: 0, equal: 0, faster: 3, percentile: 0 });
     // Faster than slow, as fast as tieB, slower than fast: (1 + 1/2) / 3.
     expect(rankIn(c, ids.tieA)).toMatchObject({ slower: 1, equal: 1, faster: 1, percentile: 50 });
-    expect(rankIn(c, ids.fast)).toMatchObject({ slower: 3, percentile: 100, distinctKeys: 2 });
+    expect(rankIn(c, ids.fast)).toMatchObject({ slower: 3, percentile: 100, distinctSigners: 2 });
     expect(rankIn(c, ids.gone)).toBeNull();
     const alone = cohort(db, getFp, { cpuModel: 'CPU B' });
     expect(rankIn(alone, ids.tieB)).toMatchObject({ size: 1, percentile: null });
@@ -183,7 +183,7 @@ describe('a cohort', () => {
       index.added(id);
       same();
     });
-    expect(index.ranks(ids[0]!)[0]!.overall).toMatchObject({ size: 5, distinctKeys: 2 });
+    expect(index.ranks(ids[0]!)[0]!.overall).toMatchObject({ size: 5, distinctSigners: 2 });
     retract(db, signRetraction(ids[4]!, key.privateKeyPem, new Date(NOW.getTime() + clock + 1)), {
       now: new Date(NOW.getTime() + clock + 2),
     });

@@ -36,6 +36,8 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --max-queued N            submissions being checked or waiting for a thread; more get 503 with
                             retry-after (default: ${DEFAULT_APP_OPTIONS.maxQueuedSubmissions})
   --log                     a JSON line per request on stdout (pino), with the stack of any 500
+  --project-keys DIR        public keys that are all the project's (as data/results/keys/: one
+                            <fingerprint hex>.pub.pem each): their results count as one signer
   -h, --help                this text
 
 Publishing (the site on the same origin; docs/DEPLOY.md):
@@ -118,6 +120,7 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
       },
       ...trustProxy(values['trust-proxy']),
       ...publishing,
+      ...(values['project-keys'] !== undefined ? { projectKeysDir: values['project-keys'] } : {}),
     },
   };
 }
@@ -184,6 +187,7 @@ function parse(argv: string[]) {
       'max-queued': { type: 'string' },
       'trust-proxy': { type: 'string' },
       log: { type: 'boolean', default: false },
+      'project-keys': { type: 'string' },
       'site-dir': { type: 'string' },
       'site-build': { type: 'string' },
       'site-url': { type: 'string' },

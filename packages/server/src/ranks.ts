@@ -14,8 +14,8 @@ export interface CohortStanding {
   place: number;
   /** Other results exactly as fast. */
   ties: number;
-  /** Distinct signing keys in the cohort: how many submitters it stands for. */
-  distinctKeys: number;
+  /** Distinct signers in the cohort: how many submitters it stands for (several keys of one signer count once). */
+  distinctSigners: number;
   /** Percent of the other results this one is faster than (ties count half), to one decimal; null under MIN_COHORT_FOR_PERCENTILES. */
   percentile: number | null;
 }
@@ -47,7 +47,7 @@ function standing(r: CohortRank): CohortStanding {
     size: r.size,
     place: r.faster + 1,
     ties: r.equal,
-    distinctKeys: r.distinctKeys,
+    distinctSigners: r.distinctSigners,
     percentile:
       r.size >= MIN_COHORT_FOR_PERCENTILES && r.percentile !== null
         ? Math.round(r.percentile * 10) / 10

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { count, openDatabase } from '@redis-benchdb/db';
+import { assignSigner, count, openDatabase, PROJECT_SIGNER, readSignerKeys } from '@redis-benchdb/db';
 import { buildApp } from './app.js';
 import type { AppOptions } from './options.js';
 import { BackupSchedule } from './publish/backups.js';
@@ -37,6 +37,11 @@ export interface ServeOptions extends Omit<AppOptions, 'db' | 'publish'> {
   site?: PublishSiteOptions;
   /** Online backups of the database (SQLite's backup API) every interval. */
   backup?: { dir: string; intervalMs: number; keep: number };
+  /**
+   * A directory of public keys (`<fingerprint hex>.pub.pem`, as data/results/keys/) that are all the
+   * project's: results they sign count as one signer, the project, wherever they were submitted.
+   */
+  projectKeysDir?: string;
   /** Where the service says what it does (builds, backups). @default stderr */
   log?: (line: string) => void;
 }
@@ -66,6 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     port,
     site: siteOptions,
     backup,
+    projectKeysDir,
     log,
     ...appOptions
   } = {
@@ -75,6 +81,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const site = siteOptions ? siteBuilder(siteOptions, dbPath, log) : undefined;
   const db = openDatabase(dbPath);
+  try {
+    // Read before the first request: the cohorts a submit's rank is counted in must already know them.
+    if (projectKeysDir) assignSigner(db, PROJECT_SIGNER, readSignerKeys(projectKeysDir));
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   const backups = backup ? new BackupSchedule(db, { ...backup, log }) : undefined;
   if (site)
     site.fingerprint = () => {

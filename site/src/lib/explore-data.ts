@@ -204,7 +204,7 @@ function bar(
     p50: medianOf(cells.map((c) => c.p50Us)),
     p99: medianOf(cells.map((c) => c.p99Us)),
     results: new Set(cells.map((c) => c.resultId)).size,
-    keys: new Set(cells.map((c) => rows.get(c.resultId)?.keyFingerprint).filter(Boolean)).size,
+    signers: new Set(cells.map((c) => rows.get(c.resultId)?.signer).filter(Boolean)).size,
     unstable: cells.filter((c) => c.unstable === 1).length,
     clientBound: cells.filter((c) => c.clientBound === 1).length,
     sample: sample.resultId,

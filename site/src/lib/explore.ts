@@ -50,7 +50,8 @@ export interface Bar {
   p50: number | null;
   p99: number | null;
   results: number;
-  keys: number;
+  /** Distinct signers behind the bar: several keys of one signer (the project's data keys) count once. */
+  signers: number;
   /** Cells behind the bar marked unstable (CV over 10%) or client-bound. */
   unstable: number;
   clientBound: number;

@@ -41,7 +41,7 @@ export interface Headline {
   entries: HeadlineEntry[];
   /** The names in that order. */
   ranked: string[];
-  /** The first GET entry with two keys or more: what the page names as the headline; null when none has. */
+  /** The first GET entry with two signers or more: what the page names as the headline; null when none has. */
   top: HeadlineEntry | null;
 }
 
@@ -50,9 +50,9 @@ export function headlineChart(by: 'machine' | 'version', limit = 20): Headline |
   if (entries.length === 0) return null;
   const ranked = rankNames(entries, 'GET').slice(0, limit);
   const shown = ranked.flatMap((n) => entries.filter((e) => e.name === n));
-  const keysOf = new Map(shown.map((e) => [e.name, e.keys]));
-  // A name backed by one key says so on the chart itself: an embed travels without the page's table.
-  const label = (n: string) => (keysOf.get(n) === 1 ? `${n} (1 key)` : n);
+  const signersOf = new Map(shown.map((e) => [e.name, e.signers]));
+  // A name backed by one signer says so on the chart itself: an embed travels without the page's table.
+  const label = (n: string) => (signersOf.get(n) === 1 ? `${n} (1 signer)` : n);
   const chart = cellsChart(
     shown.map((e) => ({
       cell: label(e.name),
@@ -63,11 +63,11 @@ export function headlineChart(by: 'machine' | 'version', limit = 20): Headline |
     })),
     {
       id: `headline-by-${by}`,
-      title: `${HEADLINE_SUITE} baseline GET and SET per ${by === 'machine' ? 'machine' : 'server version'}: median over keys`,
-      source: `${HEADLINE_SUITE} baseline cells (50 connections, no pipelining, 256-byte values, 1M keys); each figure the median of its keys' medians, ${shown.reduce((n, e) => n + (e.label === 'GET' ? e.results : 0), 0)} GET results from ${new Set(shown.map((e) => e.name)).size} ${by === 'machine' ? 'machines' : 'versions'}; entries from one key ranked last`,
+      title: `${HEADLINE_SUITE} baseline GET and SET per ${by === 'machine' ? 'machine' : 'server version'}: median over signers`,
+      source: `${HEADLINE_SUITE} baseline cells (50 connections, no pipelining, 256-byte values, 1M keys); each figure the median of its signers' medians, ${shown.reduce((n, e) => n + (e.label === 'GET' ? e.results : 0), 0)} GET results from ${new Set(shown.map((e) => e.name)).size} ${by === 'machine' ? 'machines' : 'versions'}; entries from one signer ranked last`,
     },
   );
-  const top = entries.find((e) => e.label === 'GET' && e.name === ranked[0] && e.keys >= 2) ?? null;
+  const top = entries.find((e) => e.label === 'GET' && e.name === ranked[0] && e.signers >= 2) ?? null;
   return { chart, entries: shown, ranked, top };
 }
 

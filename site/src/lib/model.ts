@@ -82,6 +82,8 @@ export interface ResultView {
   signature: {
     status: 'verified' | 'failed' | 'imported';
     keyFingerprint: string | null;
+    /** The signer the database names for this key (the project, for a data key), or null when the key is its own. */
+    signer: string | null;
     detail: string | null;
   };
   source: {
@@ -179,8 +181,18 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       slo: c.workload.slo ? sloView(c.trials.map((t) => t.sloSearch)) : null,
     })),
     signature: check.ok
-      ? { status: 'verified', keyFingerprint: rec.row.keyFingerprint, detail: null }
-      : { status: 'failed', keyFingerprint: rec.row.keyFingerprint, detail: check.reason },
+      ? {
+          status: 'verified',
+          keyFingerprint: rec.row.keyFingerprint,
+          signer: namedSigner(rec.row),
+          detail: null,
+        }
+      : {
+          status: 'failed',
+          keyFingerprint: rec.row.keyFingerprint,
+          signer: namedSigner(rec.row),
+          detail: check.reason,
+        },
     source: null,
     runGroup: rg
       ? { id: rg.id, label: rg.label, index: rg.index, interleaved: rg.schedule !== undefined }
@@ -259,7 +271,7 @@ function fromImported(rec: SiteResultRecord): ResultView {
       params: null,
       slo: null,
     })),
-    signature: { status: 'imported', keyFingerprint: null, detail: null },
+    signature: { status: 'imported', keyFingerprint: null, signer: null, detail: null },
     source: {
       title: doc.source.title,
       url: doc.source.url,
@@ -271,4 +283,9 @@ function fromImported(rec: SiteResultRecord): ResultView {
     reproduce: doc.tool.commandLine ?? `${doc.tool.name} (command line not published)`,
     raw: rec.document(),
   };
+}
+
+/** The signer named for a result's key, when it is not the key itself (db migration 7). */
+function namedSigner(row: { keyFingerprint: string | null; signer: string | null }): string | null {
+  return row.signer !== null && row.signer !== row.keyFingerprint ? row.signer : null;
 }

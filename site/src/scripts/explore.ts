@@ -156,7 +156,7 @@ function render(
     'p50',
     'p99',
     'results',
-    'keys',
+    'signers',
     'notes',
   ];
   const table = el(
@@ -225,7 +225,7 @@ function row(b: Bar, ref: Bar, chosen: boolean, scale: number, choose: (vs?: str
     el('td', { class: 'num', 'data-label': 'p50' }, us(b.p50)),
     el('td', { class: 'num', 'data-label': 'p99' }, us(b.p99)),
     el('td', { class: 'num', 'data-label': 'results' }, link(b.resultsPath, String(b.results))),
-    el('td', { class: 'num', 'data-label': 'keys' }, String(b.keys)),
+    el('td', { class: 'num', 'data-label': 'signers' }, String(b.signers)),
     el(
       'td',
       {},

@@ -40,12 +40,16 @@ const nullable = (type: string) => ({ type: [type, 'null'] });
 
 const standing = {
   type: ['object', 'null'],
-  required: ['size', 'place', 'ties', 'distinctKeys', 'percentile'],
+  required: ['size', 'place', 'ties', 'distinctSigners', 'percentile'],
   properties: {
     size: { type: 'integer', description: 'results in the cohort, this one included' },
     place: { type: 'integer', description: '1 for the fastest; equally fast results share a place' },
     ties: { type: 'integer' },
-    distinctKeys: { type: 'integer', description: 'distinct signing keys in the cohort' },
+    distinctSigners: {
+      type: 'integer',
+      description:
+        "distinct signers in the cohort; the keys of one signer (the project's data keys) count once",
+    },
     percentile: {
       ...nullable('number'),
       description: `percent of the other results this one is faster than (ties count half); null under ${MIN_COHORT_FOR_PERCENTILES} results`,
@@ -251,12 +255,12 @@ export const OPENAPI_DOCUMENT = {
       },
       Cohort: {
         type: 'object',
-        required: ['workloadFingerprint', 'cpuModel', 'count', 'distinctKeys', 'opsPerSec'],
+        required: ['workloadFingerprint', 'cpuModel', 'count', 'distinctSigners', 'opsPerSec'],
         properties: {
           workloadFingerprint: { type: 'string' },
           cpuModel: nullable('string'),
           count: { type: 'integer' },
-          distinctKeys: { type: 'integer' },
+          distinctSigners: { type: 'integer' },
           opsPerSec: {
             type: 'object',
             properties: {
