@@ -79,7 +79,16 @@ function digest(dbPath: string): string {
       .all() as string[];
     for (const t of tables) {
       hash.update(`\0${t}\0`);
-      for (const row of db.sqlite.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).raw().iterate())
+      // By rowid, or by the primary key of a table WITHOUT ROWID (key_signers).
+      const pk = (db.sqlite.pragma(`table_info("${t}")`) as { name: string; pk: number }[])
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => `"${c.name}"`);
+      const withoutRowid = /without\s+rowid/i.test(
+        db.sqlite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(t) as string,
+      );
+      const order = withoutRowid ? pk.join(', ') : 'rowid';
+      for (const row of db.sqlite.prepare(`SELECT * FROM "${t}" ORDER BY ${order}`).raw().iterate())
         hash.update(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
     }
     return hash.digest('hex');
