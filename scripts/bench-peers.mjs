@@ -14,23 +14,19 @@
 
 import { parseArgs } from 'node:util';
 import {
+  benchServer,
   benchSession,
   commandRateSampler,
-  describeMachine,
   flushAll,
   fmt,
   markdownTable,
   median,
-  pinServer,
   positiveFlag,
-  refuseProductionPort,
   steadyRate,
 } from './lib/bench.mjs';
 import { memtierPeer } from './lib/memtier.mjs';
 import { CLI, redisBenchdbPeer } from './lib/redis-benchdb.mjs';
 import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
-
-const { startServer } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
@@ -69,23 +65,12 @@ const memtier = args.memtier ? memtierPeer(session.run, { bin: args.memtier }) :
 let pinning = null;
 
 await session.main(async () => {
-  const server = session.own(await startServer());
-  refuseProductionPort([server.port]);
-  const pin = args.pin ? await pinServer(server.pid) : { server: null, why: '--no-pin' };
-  if (pin.server) {
-    pinning = pin;
-    session.pinTools(pin.tools);
-  }
-  log(
-    pinning
-      ? `pinned: redis-server on CPU ${pinning.server}, both tools on CPU ${pinning.tools}`
-      : `not pinned (${pin.why})`,
-  );
-  server.exited.then(({ code, signal }) =>
-    session.shutdown(1, `redis-server exited (code ${code}, signal ${signal})`),
-  );
-  const machine = describeMachine(server.version);
-  log(`redis-server ${server.version} on 127.0.0.1:${server.port}; ${machine.cpu}, ${machine.nproc} CPUs`);
+  const {
+    server,
+    pinning: pin,
+    machine,
+  } = await benchServer(session, { pin: args.pin, tools: 'both tools' });
+  if (pin.server) pinning = pin;
 
   // SET and GET, 256-byte values, 100,000 keys, 50 connections; GET reads what SET wrote.
   const workload = (pipeline, mode) => ({

@@ -19,18 +19,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  benchSession,
-  describeMachine,
-  fmt,
-  markdownTable,
-  pinServer,
-  positiveFlag,
-  refuseProductionPort,
-} from './lib/bench.mjs';
+import { benchServer, benchSession, fmt, markdownTable, positiveFlag } from './lib/bench.mjs';
 import { readMemtierRow } from './lib/memtier.mjs';
 
-const { BenchSession, DEFAULT_CELL_OPTIONS, DEFAULT_TARGET, pinProcess, startServer } = await import(
+const { BenchSession, DEFAULT_CELL_OPTIONS, DEFAULT_TARGET, pinProcess } = await import(
   new URL('../packages/engine/dist/index.js', import.meta.url)
 );
 
@@ -92,26 +84,16 @@ const session = benchSession(SCRIPT);
 const { log } = session;
 
 await session.main(async () => {
-  const server = session.own(await startServer());
-  refuseProductionPort([server.port]);
-  // Before this process is pinned: it would then see one CPU.
-  const machine = describeMachine(server.version);
-  const pin = args.pin ? await pinServer(server.pid) : { server: null, tools: null, why: '--no-pin' };
+  const {
+    server,
+    pinning: pin,
+    machine,
+  } = await benchServer(session, { pin: args.pin, tools: 'both tools' });
   if (pin.server) {
-    // memtier under taskset, and this process (our load runs in its worker threads) on the same CPUs.
-    session.pinTools(pin.tools);
+    // memtier runs under taskset; this process too (our load runs in its worker threads), on the same CPUs.
     const self = await pinProcess(process.pid, pin.tools);
     if (!self.applied) throw new Error(`could not pin this process to CPU ${pin.tools}: ${self.error}`);
   }
-  log(
-    pin.server
-      ? `pinned: redis-server on CPU ${pin.server}, both tools on CPU ${pin.tools}`
-      : `not pinned (${pin.why})`,
-  );
-  server.exited.then(({ code, signal }) =>
-    session.shutdown(1, `redis-server exited (code ${code}, signal ${signal})`),
-  );
-  log(`redis-server ${server.version} on 127.0.0.1:${server.port}; ${machine.cpu}, ${machine.nproc} CPUs`);
 
   const ours = await BenchSession.open({ ...DEFAULT_TARGET, host: '127.0.0.1', port: server.port });
   session.own({ stop: () => ours.close() });

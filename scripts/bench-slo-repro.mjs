@@ -14,17 +14,8 @@
 // Bounded: every search's time is within its budget.
 
 import { parseArgs } from 'node:util';
-import {
-  benchSession,
-  fmt,
-  markdownTable,
-  pinServer,
-  positiveFlag,
-  refuseProductionPort,
-} from './lib/bench.mjs';
+import { benchServer, benchSession, fmt, markdownTable, positiveFlag } from './lib/bench.mjs';
 import { CLI } from './lib/redis-benchdb.mjs';
-
-const { startServer } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
 
 const SCRIPT = 'bench-slo-repro';
 const { values: args } = parseArgs({
@@ -52,19 +43,7 @@ const session = benchSession(SCRIPT);
 const { log } = session;
 
 await session.main(async () => {
-  const server = session.own(await startServer());
-  refuseProductionPort([server.port]);
-  const pin = args.pin ? await pinServer(server.pid) : { server: null, tools: null, why: '--no-pin' };
-  if (pin.server) session.pinTools(pin.tools);
-  log(
-    pin.server
-      ? `pinned: redis-server on CPU ${pin.server}, the CLI on CPU ${pin.tools}`
-      : `not pinned (${pin.why})`,
-  );
-  server.exited.then(({ code, signal }) =>
-    session.shutdown(1, `redis-server exited (code ${code}, signal ${signal})`),
-  );
-  log(`redis-server ${server.version} on 127.0.0.1:${server.port}`);
+  const { server, pinning: pin } = await benchServer(session, { pin: args.pin, tools: 'the CLI' });
   const argv = [
     args.cli,
     ...['run', '-h', '127.0.0.1', '-p', String(server.port), '-t', test, '-c', String(connections)],

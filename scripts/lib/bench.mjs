@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import { pinProcess } from '../../packages/engine/dist/index.js';
+import { pinProcess, startServer } from '../../packages/engine/dist/index.js';
 
 /**
  * One cell, in plain terms that each peer turns into its own flags.
@@ -158,6 +158,33 @@ export async function pinServer(serverPid) {
   const pin = await pinProcess(serverPid, String(n - 1));
   if (!pin.applied) return { server: null, tools: null, why: pin.error ?? 'unknown' };
   return { server: String(n - 1), tools: n === 2 ? '0' : `0-${n - 2}` };
+}
+
+/**
+ * A bench script's throwaway redis-server: started on a free port and owned by the session, pinned
+ * to the last CPU with the tools on the others (unless `pin` is false), logged, and ending the script
+ * if it exits. The machine is described before anything is pinned: a pinned process sees one CPU.
+ * @param {{ own: Function, pinTools: (cpus: string) => void, log: (m: string) => void, shutdown: Function }} session
+ * @param {{ pin: boolean, tools: string }} opts tools: what runs on the other CPUs, for the log ("both tools")
+ */
+export async function benchServer(session, { pin, tools }) {
+  const server = session.own(await startServer());
+  refuseProductionPort([server.port]);
+  const machine = describeMachine(server.version);
+  const pinning = pin ? await pinServer(server.pid) : { server: null, tools: null, why: '--no-pin' };
+  if (pinning.server) session.pinTools(pinning.tools);
+  session.log(
+    pinning.server
+      ? `pinned: redis-server on CPU ${pinning.server}, ${tools} on CPU ${pinning.tools}`
+      : `not pinned (${pinning.why})`,
+  );
+  server.exited.then(({ code, signal }) =>
+    session.shutdown(1, `redis-server exited (code ${code}, signal ${signal})`),
+  );
+  session.log(
+    `redis-server ${server.version} on 127.0.0.1:${server.port}; ${machine.cpu}, ${machine.nproc} CPUs`,
+  );
+  return { server, pinning, machine };
 }
 
 /**
