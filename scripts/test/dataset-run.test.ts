@@ -279,22 +279,43 @@ describe('dataset-run refuses', () => {
     expect(r.stderr).toContain('pnpm build:server redis-9.9-a.tar.gz');
   });
 
-  it('a data directory of another machine, before the run', async () => {
-    const other = join(temp, 'other-machine');
+  /** dataset:run into a copy of the data directory whose manifest `edit` changed: its dir and the run. */
+  async function runBesideEditedManifest(
+    name: string,
+    edit: (machine: { cpu: Record<string, unknown> }) => void,
+  ) {
+    const other = join(temp, name);
     cpSync(dataDir, other, { recursive: true });
     const dir = join(other, machineDirs(other)[0]!);
     const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8'));
-    m.machine.cpu.model = 'Another CPU';
+    edit(m.machine);
     writeFileSync(join(dir, MANIFEST_NAME), JSON.stringify(m));
     const r = await node([
       'scripts/dataset-run.mjs',
       ...['--key-dir', keyA, '--data-dir', other, '--archives', archives, 'redis-9.9-a'],
     ]);
+    return { other, dir, r };
+  }
+
+  it('a data directory of another machine, before the run', async () => {
+    const { other, dir, r } = await runBesideEditedManifest('other-machine', (machine) => {
+      machine.cpu.model = 'Another CPU';
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${dir} holds results of another machine`);
     expect(r.stderr).toContain(
       `pass --machine with a new name, e.g. --machine ${machineDirs(other)[0]}-b. Nothing was run.`,
     );
+    expect(r.stderr).not.toContain('running:');
+  });
+
+  it('a machine under the same CPU name with other caches (another CPU generation), before the run', async () => {
+    const { dir, r } = await runBesideEditedManifest('other-generation', (machine) => {
+      expect(machine.cpu).toHaveProperty('cacheL1dKiB');
+      machine.cpu.cacheL1dKiB = Number(machine.cpu.cacheL1dKiB ?? 0) + 16;
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${dir} holds results of another machine`);
     expect(r.stderr).not.toContain('running:');
   });
 
