@@ -91,6 +91,7 @@ export function ingestImported(
     run_group_id: null,
     run_group_label: null,
     run_group_index: null,
+    cpu_caches: null,
   } as unknown as ResultRow;
   const cells = imported.cells.map(
     (c, idx) =>

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { COHORT_INDEXES } from './cohort-indexes-migration.js';
+import { CPU_CACHES } from './cpu-caches-migration.js';
 import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   COHORT_INDEXES,
   WARNINGS_INDEX,
   KEY_SIGNERS,
+  CPU_CACHES,
 ];
 
 /** The schema version this code writes and reads. */

@@ -55,6 +55,7 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     run_group_id: r.runGroup?.id ?? null,
     run_group_label: r.runGroup?.label ?? null,
     run_group_index: r.runGroup?.index ?? null,
+    cpu_caches: cpuCaches(client.cpu),
   };
 }
 
@@ -129,4 +130,10 @@ export function persistenceOn(p: Server['persistence']): 0 | 1 | null {
 
 function flag(b: boolean): 0 | 1 {
   return b ? 1 : 0;
+}
+
+/** "L1d/L2/L3" in KiB, as migration 8 backfills it: null where any size is unknown. */
+export function cpuCaches(cpu: ResultV1['environment']['client']['cpu']): string | null {
+  const { cacheL1dKiB: l1, cacheL2KiB: l2, cacheL3KiB: l3 } = cpu;
+  return l1 == null || l2 == null || l3 == null ? null : `${l1}/${l2}/${l3}`;
 }

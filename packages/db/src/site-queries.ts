@@ -37,6 +37,8 @@ export interface SiteResultRow {
   cellCount: number;
   /** The earlier result of the same key whose measurements this one repeats (copies.ts), or null. */
   copyOf: string | null;
+  /** The CPU's cache sizes, "L1d/L2/L3" in KiB (migration 8); null where unknown. */
+  cpuCaches: string | null;
 }
 
 const SITE_ROW_SQL = `
@@ -48,6 +50,7 @@ const SITE_ROW_SQL = `
          r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
          ${SIGNER_OF_R} AS signer,
          r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel, r.run_group_index AS runGroupIndex,
+         r.cpu_caches AS cpuCaches,
          (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount,
          (SELECT x.copy_of FROM result_copies x WHERE x.result_id = r.id) AS copyOf
     FROM results r

@@ -59,6 +59,7 @@ const RESULT_COLUMNS = [
   'run_group_id',
   'run_group_label',
   'run_group_index',
+  'cpu_caches',
 ] as const satisfies readonly (keyof ResultRow)[];
 
 const CELL_COLUMNS = [

@@ -74,12 +74,44 @@ function bucket(key: (r: SiteResultRow) => (string | null)[], title: (r: SiteRes
 }
 
 let machineBuckets: Bucket[] | null = null;
-/** Machines are told apart by CPU model and by VM or bare metal: the two things that move numbers most. */
+const machineSlugs = new Map<string, string>();
+/**
+ * Machines are told apart by CPU model and by VM or bare metal: the two things that move numbers
+ * most. Where one name covers CPUs with different caches (a hypervisor showed two generations of
+ * "AMD EPYC", 1.2-1.6x apart), each set of caches is a machine of its own, named by them; results
+ * whose caches are unknown stay under the plain name.
+ */
 export function machines(): Bucket[] {
-  machineBuckets ??= bucket(
+  if (machineBuckets) return machineBuckets;
+  const plain = bucket(
     (r) => [r.cpuModel, r.virtualizationKind],
     (r) => `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
   );
+  machineBuckets = plain.flatMap((b) => {
+    const caches = new Set(b.rows.flatMap((r) => (r.cpuCaches ? [r.cpuCaches] : [])));
+    if (caches.size < 2) return [b];
+    const split = new Map<string, Bucket>();
+    for (const r of b.rows) {
+      const c = r.cpuCaches;
+      const key = c ?? '';
+      let s = split.get(key);
+      if (!s) {
+        const [l1, l2, l3] = (c ?? '').split('/');
+        s = c
+          ? {
+              slug: `${b.slug}-cache-${c.replaceAll('/', '-')}`,
+              title: `${b.title} · L1d ${l1} KiB, L2 ${l2} KiB, L3 ${l3} KiB`,
+              rows: [],
+            }
+          : { slug: b.slug, title: `${b.title} · caches unknown`, rows: [] };
+        split.set(key, s);
+      }
+      s.rows.push(r);
+    }
+    return [...split.values()];
+  });
+  machineBuckets.sort((a, b) => b.rows.length - a.rows.length || a.title.localeCompare(b.title));
+  for (const b of machineBuckets) for (const r of b.rows) machineSlugs.set(r.id, b.slug);
   return machineBuckets;
 }
 
@@ -92,8 +124,14 @@ export function versions(): Bucket[] {
   return versionBuckets;
 }
 
-export function machineSlugOf(r: { cpuModel: string | null; virtualizationKind: string | null }): string {
-  return slug(r.cpuModel, r.virtualizationKind);
+/** The machine page of a listed result (see machines()). */
+export function machineSlugOf(r: {
+  id: string;
+  cpuModel: string | null;
+  virtualizationKind: string | null;
+}): string {
+  machines();
+  return machineSlugs.get(r.id) ?? slug(r.cpuModel, r.virtualizationKind);
 }
 export function versionSlugOf(r: { serverProduct: string | null; serverVersion: string | null }): string {
   return slug(r.serverProduct, r.serverVersion);
