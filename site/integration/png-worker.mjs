@@ -1,7 +1,7 @@
 // Renders SVG files to PNG in a worker thread: resvg is synchronous and takes ~10 ms a chart, so
 // the build spreads the work over the machine's cores.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { Resvg } from '@resvg/resvg-js';
 
 const fontOptions = {
@@ -25,7 +25,11 @@ parentPort.on('message', (jobs) => {
       })
         .render()
         .asPng();
-      writeFileSync(pngFile, png);
+      // pngFile is in a cache that other builds read (two site builds at once, as the tests run):
+      // whole or absent, never half-written.
+      const partial = `${pngFile}.${process.pid}-${threadId}.partial`;
+      writeFileSync(partial, png);
+      renameSync(partial, pngFile);
     } catch (e) {
       failed.push({ svgFile, error: String(e?.message ?? e).split('\n')[0] });
     }
