@@ -11,27 +11,57 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { count as countResults, openDatabase } from '../packages/db/dist/index.js';
-import { generateSigningKey } from '../packages/result/dist/index.js';
 
 const DATA_DIR = fileURLToPath(new URL('../data/', import.meta.url));
 const KEYS = 5;
 
-const { values: args } = parseArgs({
-  options: {
-    count: { type: 'string' },
-    out: { type: 'string' },
-    seed: { type: 'string', default: '1' },
-    workers: { type: 'string', default: String(Math.max(1, Math.min(os.availableParallelism(), 4))) },
-    force: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `usage: node scripts/gen-synthetic-db.mjs --count N --out PATH [options]
+
+Writes a throwaway SQLite database of N synthetic, signed results for benchmarking the site at
+scale (pnpm bench:site). Every result is marked fake (CPU model "SYNTHETIC ...", runner
+0.1.0-synthetic); a path under data/, which holds real results only, is refused.
+Needs the packages built first: pnpm -s build.
+
+  --count N      how many results (required)
+  --out PATH     the new database file (required; an existing file needs --force)
+  --seed S       the random seed (default 1): the same seed gives the same results
+  --workers W    worker threads that sign and check (default: CPUs, at most 4)
+  --force        replace PATH if it exists
+  --json         print the summary as JSON
+  -h, --help     print this
+
+Example (10,000 results took about 43 minutes on a busy 2-core VM):
+  node scripts/gen-synthetic-db.mjs --count 1000 --out /tmp/synthetic-1k.sqlite`;
 
 function fail(message) {
   console.error(`gen-synthetic-db: ${message}`);
   process.exit(2);
 }
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      count: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      workers: { type: 'string', default: String(Math.max(1, Math.min(os.availableParallelism(), 4))) },
+      force: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (e) {
+  fail(`${e.message}; see --help`);
+}
+const args = parsed.values;
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+// Loaded after the arguments, so that --help works before the packages are built.
+const { count: countResults, openDatabase } = await import('../packages/db/dist/index.js');
+const { generateSigningKey } = await import('../packages/result/dist/index.js');
 function integer(name, min) {
   const v = Number(args[name]);
   if (args[name] === undefined || !Number.isInteger(v) || v < min)

@@ -92,4 +92,17 @@ describe('gen-synthetic-db', () => {
     expect(run.stderr).toMatch(/refusing --out .*data\//);
     expect(existsSync(target)).toBe(false);
   });
+
+  it('--help says how to use it; an unknown option says what was wrong and where to look', () => {
+    const help = generate('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('--count N');
+    expect(help.stdout).toMatch(/refused/);
+    // The example it prints gives both required options.
+    const example = help.stdout.match(/^ {2}(node scripts\/gen-synthetic-db\.mjs .*)$/m)?.[1];
+    expect(example).toMatch(/--count \d+ --out \S+$/);
+    const wrong = generate('--cont', '3');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/gen-synthetic-db: .*'--cont'.*; see --help/);
+  });
 });
