@@ -19,8 +19,8 @@ const RUN_A_SERVER = new Set([
   'site/test/run-to-site.test.ts',
 ]);
 
-// Files that neither start a redis-server nor time anything, so they may share the machine with
-// each other. Most of their time is CPU in one process (the site tests' astro builds, SQLite,
+// Files that time nothing, so they may share the machine with each other: most start no
+// redis-server, and most of their time is CPU in one process (the site tests' astro builds, SQLite,
 // schema validation), so two at once on the 2-core machine take about half as long. A new test
 // file runs in the serial project unless it is named here.
 const SHARES_THE_MACHINE = [
@@ -38,6 +38,15 @@ const SHARES_THE_MACHINE = [
     'import',
     'drift-cell',
     'group-comparison',
+    // These start a redis-server of their own but time nothing: what they check (the output, the
+    // signed file, the keys left behind, the exit code) holds however busy the machine is.
+    'cli',
+    'launch',
+    'sign-verify',
+    'cleanup',
+    'result',
+    'submit',
+    'sysinfo',
   ]),
   ...tests('packages/engine/test', ['cluster-slots', 'keys', 'reply-reader', 'request-template']),
   ...tests('packages/probe/test', ['built-servers', 'clean', 'si-facts', 'warnings']),
@@ -57,6 +66,7 @@ const SHARES_THE_MACHINE = [
     'gen-synthetic-db',
     'between-run-noise',
     'bench-parsers',
+    'dataset-run',
   ]),
 ].filter((f) => !RUN_A_SERVER.has(f));
 
