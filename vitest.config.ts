@@ -38,6 +38,7 @@ const SHARES_THE_MACHINE = [
     'import',
     'drift-cell',
     'group-comparison',
+    'io-threads-warning',
     // These start a redis-server of their own but time nothing: what they check (the output, the
     // signed file, the keys left behind, the exit code) holds however busy the machine is.
     'cli',

@@ -164,6 +164,44 @@ describe('run --server-bin', () => {
     },
   );
 
+  it.skipIf(!haveTaskset)(
+    'io-threads 2 on a server pinned to one CPU: the result and the terminal say the threads crowd it; io-threads 1 gets no such warning',
+    async () => {
+      const dir = await tempDir();
+      const r = await runCli(
+        [
+          'run',
+          '--server-bin',
+          'redis-server',
+          '--server-config-variant',
+          'io-threads 1',
+          '--server-config-variant',
+          'io-threads 2',
+          '--server-cpus',
+          '0',
+          '--client-cpus',
+          '0',
+          ...QUICK,
+          '--json',
+        ],
+        { configDir: dir },
+      );
+      expect(r.code, describeResult(r)).toBe(0);
+      const docs = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ResultV1);
+      expect(docs.map((d) => d.environment.server.ioThreads)).toEqual([1, 2]);
+      const crowded = docs.map((d) =>
+        d.warnings.filter((w) => w.code === 'IO_THREADS_OVER_CPUS').map((w) => w.message),
+      );
+      expect(crowded[0]).toEqual([]);
+      expect(crowded[1]).toHaveLength(1);
+      expect(crowded[1]![0]).toMatch(/^io-threads 2 on a server pinned to one CPU \(0\): /);
+      expect(r.stderr).toMatch(/warning: \[2\/2\] io-threads 2 on a server pinned to one CPU \(0\)/);
+    },
+  );
+
   it('without taskset on PATH the run goes on unpinned, says so, and the result carries NOT_PINNED', async () => {
     const dir = await tempDir();
     // A PATH with only redis-server on it (the probe's shell helpers report their own absence as unknowns).

@@ -94,4 +94,9 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
     meaning:
       'A search for the highest rate at a latency objective (run --slo) found no answer: the client was the limit, the objective failed even at the lowest rate tried, the server was disturbed (stalls, errors, other clients), or the time budget ran out before a rate failed. The cell records every step and the reason; its throughput is not an answer.',
   },
+  IO_THREADS_OVER_CPUS: {
+    scope: 'run',
+    meaning:
+      "The launched server had more I/O threads (its io-threads, main thread included) than the CPUs it was pinned to: the threads spin waiting for each other's time slices. On one CPU, io-threads 2 measured 20 to 50 times slower than io-threads 1 (docs/BENCHMARKS.md). The figures are real for that setup, and say nothing of io-threads on a machine that has the cores for them.",
+  },
 };

@@ -448,7 +448,8 @@ export interface Warning {
     | 'BUSY_HOST'
     | 'CPU_STEAL'
     | 'DRIFT'
-    | 'SLO_UNBRACKETED';
+    | 'SLO_UNBRACKETED'
+    | 'IO_THREADS_OVER_CPUS';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.

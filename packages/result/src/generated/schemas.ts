@@ -957,6 +957,7 @@ export const resultV1Schema = {
             'CPU_STEAL',
             'DRIFT',
             'SLO_UNBRACKETED',
+            'IO_THREADS_OVER_CPUS',
           ],
         },
         message: {
