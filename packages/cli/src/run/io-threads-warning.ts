@@ -5,8 +5,9 @@ import type { Warning } from '@redis-benchdb/result';
  * IO_THREADS_OVER_CPUS, for a launched server pinned to fewer CPUs than its io-threads (which count
  * the main thread). Redis's and Valkey's I/O threads busy-wait for their next batch; on too few
  * CPUs each waits out the others' time slices, and throughput falls by an order of magnitude (one
- * CPU, io-threads 2: 20-50x slower, docs/BENCHMARKS.md). The figure is true for that setup, so it
- * is kept, but a reader must not take it for what io-threads does on a machine with the cores.
+ * CPU, io-threads 2: a median 18x slower for Redis, 53x for Valkey 8.0.1; data/README.md). The
+ * figure is true for that setup, so it is kept, but a reader must not take it for what io-threads
+ * does on a machine with the cores for it.
  */
 export function ioThreadsWarning(ioThreads: number | null, pinnedTo: string | null): Warning | null {
   if (ioThreads === null || ioThreads <= 1 || pinnedTo === null) return null;
