@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   describeResult,
+  parseDocs,
   readEnvelope,
   removeTempDirs,
   runCli,
@@ -113,10 +114,7 @@ describe('run --server-bin', () => {
       { configDir: dir },
     );
     expect(r.code, describeResult(r)).toBe(0);
-    const docs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as ResultV1);
+    const docs = parseDocs(r.stdout);
     expect(
       docs.map((d) => [
         d.runGroup!.label.replace(/^redis-server \S+ · /, ''),
@@ -187,10 +185,7 @@ describe('run --server-bin', () => {
         { configDir: dir },
       );
       expect(r.code, describeResult(r)).toBe(0);
-      const docs = r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as ResultV1);
+      const docs = parseDocs(r.stdout);
       expect(docs.map((d) => d.environment.server.ioThreads)).toEqual([1, 2]);
       const crowded = docs.map((d) =>
         d.warnings.filter((w) => w.code === 'IO_THREADS_OVER_CPUS').map((w) => w.message),
@@ -276,10 +271,7 @@ describe('run --server-bin', () => {
       expect(r.stderr).toMatch(
         /interrupted: 2 of 2 results kept, marked interrupted; every launched server is stopped/,
       );
-      const docs = r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as ResultV1);
+      const docs = parseDocs(r.stdout);
       expect(docs.map((d) => [d.runGroup!.index, d.interrupted, d.incomplete])).toEqual([
         [0, true, true],
         [1, true, true],

@@ -305,6 +305,14 @@ export function parseDoc(stdout: string): ResultV1 {
   return JSON.parse(stdout) as ResultV1;
 }
 
+/** One result document per line (what `run --json` prints for a launched group). */
+export function parseDocs(stdout: string): ResultV1[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ResultV1);
+}
+
 /** A signed result file (what `run --out` writes) and its payload, parsed. */
 export async function readEnvelope(file: string): Promise<{ envelope: EnvelopeV1; payload: ResultV1 }> {
   const envelope = JSON.parse(await readFile(file, 'utf8')) as EnvelopeV1;
