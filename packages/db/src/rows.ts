@@ -1,4 +1,4 @@
-import type { Cell, ResultV1, Server } from '@redis-benchdb/result';
+import { type Cell, type ResultV1, type Server, warningsOf } from '@redis-benchdb/result';
 
 /**
  * The columns copied out of a result.v1 document. Named parameters for the prepared INSERTs in
@@ -51,7 +51,7 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     persistence_on: persistenceOn(server.persistence),
     link_kind: link.kind,
     // Sorted, comma-joined: a list page shows badges without a join; filters use the `warnings` table.
-    warning_codes: [...new Set(r.warnings.map((w) => w.code))].sort().join(','),
+    warning_codes: [...new Set(warningsOf(r).map((w) => w.code))].sort().join(','),
     run_group_id: r.runGroup?.id ?? null,
     run_group_label: r.runGroup?.label ?? null,
     run_group_index: r.runGroup?.index ?? null,
@@ -101,8 +101,9 @@ export function cellRows(resultId: string, cells: readonly Cell[]) {
   });
 }
 
+/** The result's own warnings, then those its facts imply but its runner did not check (derivedWarnings). */
 export function warningRows(resultId: string, r: ResultV1) {
-  return r.warnings.map((w, idx) => ({
+  return warningsOf(r).map((w, idx) => ({
     result_id: resultId,
     idx,
     code: w.code,

@@ -7,6 +7,7 @@
  * client's host, and about the server's only when both share it (loopback or unix socket).
  */
 
+import { ioThreadsOverCpus } from '@redis-benchdb/result';
 import type { Link, Machine, Server, Warning } from './types.js';
 
 export interface WarningEnvironment {
@@ -57,6 +58,9 @@ export function environmentWarnings(env: WarningEnvironment): Warning[] {
       `The CPU frequency governor on ${where} is '${client.cpuGovernor}', not 'performance': the clock follows the load, so runs are less reproducible than at a fixed highest frequency.`,
     );
   }
+  // The server's io-threads against the CPUs its process may run on (known for a local server).
+  const crowded = ioThreadsOverCpus(server.ioThreads ?? null, client.numa?.serverCpus ?? null);
+  if (crowded) out.push(crowded);
   const p = server.persistence;
   if ((p.save !== null && p.save.trim() !== '') || p.appendonly === true) {
     const what = [

@@ -1,5 +1,6 @@
 export { canonicalJson } from './canonical.js';
 export { contentId } from './content-id.js';
+export { DERIVED_NOTE, derivedWarnings, ioThreadsOverCpus, warningsOf } from './derived-warnings.js';
 export {
   cpuSet,
   ENV_FINGERPRINT_VERSION,

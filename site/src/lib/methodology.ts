@@ -97,6 +97,6 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
   IO_THREADS_OVER_CPUS: {
     scope: 'run',
     meaning:
-      "The launched server had more I/O threads (its io-threads, main thread included) than the CPUs it was pinned to: the threads spin waiting for each other's time slices. On one CPU, io-threads 2 measured a median 18 times slower than io-threads 1 for Redis and 53 times for Valkey 8.0.1 (data/README.md). The figures are real for that setup, and say nothing of io-threads on a machine that has the cores for them.",
+      "The server had more I/O threads (its io-threads, main thread included) than the CPUs its process could run on: the threads spin waiting for each other's time slices. On one CPU, io-threads 2 measured a median 18 times slower than io-threads 1 for Redis and 53 times for Valkey 8.0.1 (data/README.md). The figures are real for that setup, and say nothing of io-threads on a machine that has the cores for them. Results from runners older than this check get it from their recorded io-threads and CPU affinity, marked as derived.",
   },
 };

@@ -1,6 +1,6 @@
 import type { SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
-import { checkEnvelopeSignature, noVerdictWarnings } from '@redis-benchdb/result';
+import { checkEnvelopeSignature, noVerdictWarnings, warningsOf } from '@redis-benchdb/result';
 import { reproduceCommands } from './reproduce.js';
 import { type SloView, sloView } from './slo.js';
 import { safeStrings } from './text.js';
@@ -144,7 +144,7 @@ function fromSigned(rec: SiteResultRecord): ResultView {
       persistence: s ? persistenceText(s.persistence) : null,
     },
     link: { kind: env.link.kind, rttP50Us: env.link.rttUs?.p50Us ?? null },
-    warnings: doc.warnings.map((w) => ({ code: w.code, message: w.message, cell: w.cell })),
+    warnings: warningsOf(doc).map((w) => ({ code: w.code, message: w.message, cell: w.cell })),
     environmentFingerprint: env.fingerprint,
     copyOf: rec.row.copyOf,
     cells: doc.cells.map((c, idx) => ({

@@ -11,14 +11,13 @@ import {
   stopServers,
   type Target,
 } from '@redis-benchdb/engine';
-import type { ResultV1, Warning } from '@redis-benchdb/result';
+import { ioThreadsOverCpus, type ResultV1, type Warning } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import { planCells } from './cells.js';
 import { collectEnvironment } from './environment.js';
 import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';
-import { ioThreadsWarning } from './io-threads-warning.js';
 import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
 import type { RunPlan, RunRequest } from './request.js';
 import { prepareSigning } from './signing.js';
@@ -128,13 +127,11 @@ async function startMember(
   if (!server) return { server: null, member: null };
   const warnings = [...clientWarnings];
   let pinned = '';
-  let pinnedTo: string | null = null;
   if (plan.serverCpus !== null) {
     // Every member on the same CPUs: what else runs there weighs on each alike.
     const pin = await pinProcess(server.pid, plan.serverCpus);
     pinned = pin.applied ? `, pinned to CPU ${pin.applied}` : `, NOT pinned (${pin.error})`;
     if (!pin.applied) warnings.push(notPinned('--server-cpus', pin));
-    pinnedTo = pin.applied;
   }
   const target: Target = {
     ...DEFAULT_TARGET,
@@ -159,11 +156,9 @@ async function startMember(
           ),
         );
       const environment = await collectEnvironment(session, target, { cloudMetadata });
-      const crowded = ioThreadsWarning(environment.server.ioThreads, pinnedTo);
-      if (crowded) {
-        log(`warning: ${tag} ${crowded.message}`);
-        warnings.push(crowded);
-      }
+      // Said now, not only at the end: every figure of this member will carry it (environmentWarnings).
+      const crowded = ioThreadsOverCpus(environment.server.ioThreads, environment.client.numa.serverCpus);
+      if (crowded) log(`warning: ${tag} ${crowded.message}`);
       return {
         server,
         member: {
