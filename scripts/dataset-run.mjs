@@ -3,7 +3,16 @@
 // added to <data-dir>/<machine-slug>/ as one file per server and a group in that directory's
 // manifest.json (scripts/lib/dataset.mjs). USAGE below is what --help prints. See data/README.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,17 +210,38 @@ log(
  * none); exits when the directory holds another machine's results.
  */
 function machineDir(machine, kept) {
-  const slug = values.machine ?? machineSlug(machine);
+  // Without --machine: the directory that already holds this machine's results, whatever its
+  // name (one named by hand earlier, say), else the name machineSlug gives it.
+  const slug = values.machine ?? knownSlug(machine) ?? machineSlug(machine);
   const dir = join(values['data-dir'], slug);
   const manifestPath = join(dir, MANIFEST_NAME);
-  const manifest = existsSync(manifestPath)
-    ? upgradeManifest(JSON.parse(readFileSync(manifestPath, 'utf8')))
-    : { schema: MANIFEST_SCHEMA, slug, machine, groups: [] };
-  if (!sameMachine(manifest.machine, machine))
-    fail(
-      `${dir} holds results of another machine (${JSON.stringify(manifest.machine.cpu)}, ${manifest.machine.memoryTotalBytes} bytes of memory): pass --machine with a new name, e.g. --machine ${slug}-b. ${kept}`,
+  const manifest = readManifest(dir) ?? { schema: MANIFEST_SCHEMA, slug, machine, groups: [] };
+  if (!sameMachine(manifest.machine, machine)) {
+    const free = [slug, ...[2, 3, 4, 5].map((n) => `${slug}-${n}`)].find(
+      (s) => !existsSync(join(values['data-dir'], s)),
     );
+    fail(
+      `${dir} holds results of another machine (${JSON.stringify(manifest.machine.cpu)}, ${manifest.machine.memoryTotalBytes} bytes of memory); this one is ${JSON.stringify(machine.cpu)}, ${machine.memoryTotalBytes} bytes: pass --machine with a new name${free ? `, e.g. --machine ${free}` : ''}. ${kept}`,
+    );
+  }
   return { slug, dir, manifestPath, manifest };
+}
+
+function readManifest(dir) {
+  const path = join(dir, MANIFEST_NAME);
+  return existsSync(path) ? upgradeManifest(JSON.parse(readFileSync(path, 'utf8'))) : null;
+}
+
+/** The name of the directory under --data-dir whose manifest describes this machine, if one does. */
+function knownSlug(machine) {
+  const root = values['data-dir'];
+  if (!existsSync(root)) return null;
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const manifest = readManifest(join(root, entry.name));
+    if (manifest && sameMachine(manifest.machine, machine)) return entry.name;
+  }
+  return null;
 }
 
 // The same check before the run as after it, from the machine as `sysinfo` describes it, so that a

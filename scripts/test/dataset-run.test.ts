@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   unlinkSync,
   writeFileSync,
@@ -304,9 +305,22 @@ describe('dataset-run refuses', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${dir} holds results of another machine`);
     expect(r.stderr).toContain(
-      `pass --machine with a new name, e.g. --machine ${machineDirs(other)[0]}-b. Nothing was run.`,
+      `pass --machine with a new name, e.g. --machine ${machineDirs(other)[0]}-2. Nothing was run.`,
     );
     expect(r.stderr).not.toContain('running:');
+  });
+
+  it("finds this machine's directory by its manifest when it was named by hand (--machine) earlier", async () => {
+    const other = join(temp, 'named-by-hand');
+    cpSync(dataDir, other, { recursive: true });
+    renameSync(join(other, machineDirs(other)[0]!), join(other, 'my-vm'));
+    const r = await node([
+      'scripts/dataset-run.mjs',
+      ...['--key-dir', keyA, '--data-dir', other, '--archives', archives, 'redis-9.9-a', ...TINY],
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`the results go to ${join(other, 'my-vm')} (group 3)`);
+    expect(machineDirs(other)).toEqual(['my-vm']);
   });
 
   it('a machine under the same CPU name with other caches (another CPU generation), before the run', async () => {

@@ -69,9 +69,11 @@ export {
   validateClusterCell,
 } from './session.js';
 export {
+  CLIENT_LATE_SHARE,
   canonicalObjectives,
   DEFAULT_SLO_BUDGET_SEC,
   describeObjectives,
+  judgeStep,
   parseObjectives,
   runSloSearch,
   SLO_SYNTAX,

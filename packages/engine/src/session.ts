@@ -36,6 +36,8 @@ export interface CellResult {
   /** Open loop: from the intended send time (corrected for coordinated omission). */
   responseTimeUs: LatencySummaryUs | null;
   responseHistogram: string | null;
+  /** Open loop: how late the client itself sent requests (Workload.sendLateness); null if unrecorded. */
+  sendLatenessUs: LatencySummaryUs | null;
   saturation: Saturation;
   crossCheck: CrossCheck;
   /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
@@ -246,6 +248,10 @@ function buildResult(
   const response = reports[0]?.responseHistogram
     ? mergeEncodedHistograms(reports.map((r) => r.responseHistogram!))
     : null;
+  const lateReports = reports.filter((r) => r.sendLatenessHistogram !== null);
+  const late = lateReports.length
+    ? mergeEncodedHistograms(lateReports.map((r) => r.sendLatenessHistogram!))
+    : null;
   const nils = sum((r) => r.measuredNils);
   const opsPerSec = elapsedSec > 0 ? completed / elapsedSec : 0;
   // A redirected request was counted by the server twice: rejected where it went first, and a
@@ -279,6 +285,7 @@ function buildResult(
     histogram: encodeHistogram(hist),
     responseTimeUs: response ? summarizeHistogram(response) : null,
     responseHistogram: response ? encodeHistogram(response) : null,
+    sendLatenessUs: late ? summarizeHistogram(late) : null,
     saturation: summarizeSaturation(reports, cpu, options.rateOpsPerSec ?? null, opsPerSec),
     crossCheck: reports.some((r) => r.incomplete)
       ? {

@@ -54,9 +54,10 @@ export interface CellSummary {
 
 export type TrialRecord = Omit<
   CellResult,
-  'test' | 'workload' | 'redirects' | 'errorReplies' | 'stall' | 'incompleteReason'
+  'test' | 'workload' | 'redirects' | 'errorReplies' | 'stall' | 'incompleteReason' | 'sendLatenessUs'
 > & {
   redirects?: { moved: number; ask: number };
+  sendLatenessUs?: LatencySummaryUs;
   errorReplies?: ErrorReplies;
   stall?: Stall;
   incompleteReason?: IncompleteReason;
@@ -129,9 +130,10 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
 }
 
 function toTrialRecord(t: CellResult): TrialRecord {
-  const { test: _t, workload: _w, redirects, errorReplies, stall, incompleteReason, ...rest } = t;
+  const { test: _t, workload: _w, redirects, errorReplies, stall, incompleteReason, sendLatenessUs, ...rest } = t;
   return {
     ...rest,
+    ...(sendLatenessUs ? { sendLatenessUs } : {}),
     ...(redirects ? { redirects } : {}),
     ...(errorReplies ? { errorReplies } : {}),
     ...(stall ? { stall } : {}),

@@ -28,6 +28,8 @@ export function standaloneConnections(plan: LoadPlan): ConnectionFactory {
 export class LoadConnection extends ReplySocket implements MeasuredConnection {
   /** Rate mode: when this connection's next request is meant to leave (ms, performance.now()). */
   nextIntendedMs = Number.POSITIVE_INFINITY;
+  /** When a reply last made room in a full window: a request due before then waited on the server. */
+  private roomSinceMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly host: ConnectionHost,
@@ -99,8 +101,27 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
       this.nextIntendedMs += this.workload.nextIntervalMs();
       n++;
     }
-    if (n > 0) this.send(n);
+    if (n > 0) {
+      this.send(n);
+      this.recordLateness(tail, n);
+    }
     return n;
+  }
+
+  /** Each measured request's send time against max(intended time, room in the window). */
+  private recordLateness(tail: number, n: number): void {
+    const w = this.workload;
+    const late = w.sendLateness!;
+    const times = this.sendTimes;
+    const intended = this.intendedTimes!;
+    const from = this.roomSinceMs;
+    for (let i = 0; i < n; i++) {
+      const e = (tail + i) & this.mask;
+      const sent = times[e]!;
+      if (sent < w.measureStartMs) continue;
+      const due = intended[e]!;
+      late.recordMs(sent - (due > from ? due : from));
+    }
   }
 
   nextWakeMs(): number {
@@ -158,6 +179,7 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
       head = (head + 1) & mask;
     }
     this.head = head;
+    if (intended !== null && this.inFlight >= this.depth) this.roomSinceMs = now;
     this.inFlight -= k;
     w.measuredCompleted += measured;
     w.measuredNils += nils;

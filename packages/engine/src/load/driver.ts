@@ -278,6 +278,8 @@ export class Driver implements ConnectionHost {
       workerIndex: this.plan.workerIndex,
       histogram: encodeHistogram(w.latency.flush()),
       responseHistogram: w.responseTime ? encodeHistogram(w.responseTime.flush()) : null,
+      // Null where nothing recorded it (cluster connections do not yet).
+      sendLatenessHistogram: w.sendLateness?.count ? encodeHistogram(w.sendLateness.flush()) : null,
       measuredCompleted: w.measuredCompleted,
       measuredElapsedMs: this.measuring
         ? Math.max(0, (w.measuredCompleted > 0 ? w.lastReplyMs : performance.now()) - w.measureStartMs)

@@ -38,6 +38,8 @@ export interface WorkerReport {
   histogram: string;
   /** Open loop: encoded histogram of the time from the intended send to the reply. */
   responseHistogram: string | null;
+  /** Open loop, standalone: encoded histogram of the client's own send lateness (Workload.sendLateness). */
+  sendLatenessHistogram: string | null;
   measuredCompleted: number;
   measuredElapsedMs: number;
   /** Replies received over the whole cell, warm-up included: what INFO commandstats must show. */

@@ -15,6 +15,12 @@ export class Workload {
   lastReplyMs = 0;
   readonly latency = new LatencyRecorder();
   readonly responseTime: LatencyRecorder | null;
+  /**
+   * Open loop: how late the client itself sent each measured request, from its intended time or,
+   * if the connection's window was full then, from when a reply made room (that wait was the
+   * server's). Its timer's granularity and the host's wake-ups, which the response time includes.
+   */
+  readonly sendLateness: LatencyRecorder | null;
   readonly maxRequestBytes: number;
   /** One command whose requests all have one length: sent from pre-encoded copies. */
   readonly fixed: { bytes: Buffer; keyOffsets: number[] } | null;
@@ -35,6 +41,7 @@ export class Workload {
     this.maxRequestBytes = Math.max(...templates.map((t) => t.maxBytes));
     this.fixed = this.single ? this.single.fixedLayout(values) : null;
     this.responseTime = rate ? new LatencyRecorder() : null;
+    this.sendLateness = rate ? new LatencyRecorder() : null;
     this.rng = new Rng(rate ? rate.seed : 1);
   }
 

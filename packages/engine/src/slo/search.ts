@@ -192,7 +192,12 @@ class SearchState {
   /** Ends the search when the step says it cannot go on; true if it did. */
   judge(j: JudgedStep): boolean {
     if (j.disturbed) this.end('server-disturbed', `at ${fmt(j.step.offeredOpsPerSec)} ops/s: ${j.disturbed}`);
-    else if (j.clientLimited) {
+    else if (j.clientLate) {
+      this.end(
+        'client-bound',
+        `at ${fmt(j.step.offeredOpsPerSec)} ops/s offered ${j.step.failures.join('; ')}: the response time counts from the intended send, so the client's own lateness (its timers and this host's wake-ups) is in every figure, and at this share it, not the server, decides the objective. Set a looser objective (say 'p99<=5ms'), or run the client on a quieter host with its own CPUs (--client-cpus)`,
+      );
+    } else if (j.clientLimited) {
       const s = j.step.saturation;
       this.end(
         'client-bound',

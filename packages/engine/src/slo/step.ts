@@ -5,6 +5,14 @@ import type { CellResult } from '../session.js';
 /** A step keeps up when at least this share of the offered rate was answered (and due). */
 export const MIN_ACHIEVED_RATIO = 0.99;
 
+/**
+ * The share of an objective beyond which the client's own send lateness makes a failed step the
+ * client's, when the server answered within the objective once each request was sent: the
+ * response time counts from the intended send, so a client that sends late adds its lateness to
+ * every figure. At a quarter, a server with room to spare can still fail the step.
+ */
+export const CLIENT_LATE_SHARE = 0.25;
+
 /** A step as recorded, and what the search makes of it. */
 export interface JudgedStep {
   step: SloStep;
@@ -12,6 +20,8 @@ export interface JudgedStep {
   clientLimited: boolean;
   /** Its figures cannot be trusted: the server stalled, failed or answered with errors. */
   disturbed: string | null;
+  /** It failed an objective while the client's own send lateness was CLIENT_LATE_SHARE of it or more. */
+  clientLate: string | null;
 }
 
 /** Judge one open-loop step against the objectives and the keep-up rule. */
@@ -24,9 +34,19 @@ export function judgeStep(
 ): JudgedStep {
   const failures: string[] = [];
   const percentilesUs = percentilesOf(r.responseHistogram, objectives);
+  // From the actual send: what the server (and the link) took once a request was on its way.
+  const serviceUs = percentilesOf(r.histogram, objectives);
+  let clientLate: string | null = null;
   objectives.forEach((o, i) => {
     const got = percentilesUs[i]!;
-    if (got > o.maxUs) failures.push(`p${o.percentile} ${ms(got)} ms > ${ms(o.maxUs)} ms`);
+    if (got <= o.maxUs) return;
+    const late = latenessAt(r.sendLatenessUs, o.percentile);
+    const own =
+      late !== null && late.us >= CLIENT_LATE_SHARE * o.maxUs && serviceUs[i]! <= o.maxUs
+        ? `from the actual send p${o.percentile} was ${ms(serviceUs[i]!)} ms; the client's own send lateness alone was ${ms(late.us)} ms at p${late.percentile}`
+        : null;
+    clientLate ??= own;
+    failures.push(`p${o.percentile} ${ms(got)} ms > ${ms(o.maxUs)} ms${own ? ` (${own})` : ''}`);
   });
   const due = offeredOpsPerSec * durationSec;
   const backlog = Math.max(0, Math.round(due - r.completed));
@@ -59,13 +79,36 @@ export function judgeStep(
       percentilesUs,
       responseTimeUs: r.responseTimeUs ?? r.latencyUs,
       responseHistogram: r.responseHistogram ?? r.histogram,
+      ...(r.sendLatenessUs ? { sendLatenessUs: r.sendLatenessUs } : {}),
       saturation: s,
       pass: failures.length === 0,
       failures: failures.map((f) => f.slice(0, 500)),
     },
     clientLimited,
     disturbed,
+    clientLate,
   };
+}
+
+/**
+ * The client's send lateness at the summary percentile nearest at or below `percentile`: never
+ * above it, so the client is blamed only for what it surely added.
+ */
+function latenessAt(
+  late: CellResult['sendLatenessUs'],
+  percentile: number,
+): { us: number; percentile: number } | null {
+  if (late === null || late.count === 0) return null;
+  const points: [number, number][] = [
+    [99.99, late.p9999Us],
+    [99.9, late.p999Us],
+    [99, late.p99Us],
+    [95, late.p95Us],
+    [90, late.p90Us],
+    [50, late.p50Us],
+  ];
+  const at = points.find(([p]) => p <= percentile);
+  return at ? { us: at[1], percentile: at[0] } : null;
 }
 
 /** Each objective's percentile from the histogram timed from the intended send. */

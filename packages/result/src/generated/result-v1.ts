@@ -593,6 +593,7 @@ export interface Trial {
   histogram: Base64Histogram;
   responseTimeUs: Latency | null;
   responseHistogram: Base64Histogram | null;
+  sendLatenessUs?: Latency;
   saturation: Saturation;
   crossCheck: CrossCheck;
   redirects?: Redirects;
@@ -807,6 +808,7 @@ export interface SloStep {
   percentilesUs: number[];
   responseTimeUs: Latency;
   responseHistogram: Base64Histogram;
+  sendLatenessUs?: Latency;
   saturation: Saturation;
   pass: boolean;
   /**

@@ -1462,6 +1462,11 @@ export const resultV1Schema = {
             },
           ],
         },
+        sendLatenessUs: {
+          description:
+            'Open loop: how late the client itself sent each measured request (see SloStep.sendLatenessUs). Absent in a closed loop, for cluster connections and from results made before it was recorded.',
+          $ref: '#/$defs/Latency',
+        },
         saturation: {
           $ref: '#/$defs/Saturation',
         },
@@ -1785,6 +1790,11 @@ export const resultV1Schema = {
         },
         responseHistogram: {
           $ref: '#/$defs/Base64Histogram',
+        },
+        sendLatenessUs: {
+          description:
+            "How late the client itself sent each measured request: from its intended time, or from when a reply made room in a full window (that wait is the server's). Its timers and the host's wake-ups; part of responseTimeUs. Absent from results made before it was recorded, and for cluster connections.",
+          $ref: '#/$defs/Latency',
         },
         saturation: {
           $ref: '#/$defs/Saturation',
