@@ -112,6 +112,26 @@ await session.main(async () => {
     `every search within its ${budgetSec} s budget: ${bounded ? 'yes' : 'no'} (longest ${verdict.longestSearchSec.toFixed(1)} s)`,
   );
   for (const r of results) if (r.reason) console.log(`run ${r.run}: ${r.reason}`);
+  // The response time counts from the intended send: how much of it was the client's own lateness.
+  const ms = (/** @type {number | undefined} */ us) => (us === undefined ? '-' : (us / 1000).toFixed(3));
+  console.log('\nthe client\'s own send lateness, step by step (ms; part of the p99 from the intended send):\n');
+  console.log(
+    markdownTable(
+      ['run', 'offered ops/s', 'pass', 'p99 from intended', 'late p50', 'late p99', 'late max'],
+      results.flatMap((r) =>
+        r.stepList.map((s) => [
+          String(r.run),
+          fmt(s.offeredOpsPerSec),
+          s.pass ? 'yes' : 'no',
+          ms(s.responseTimeUs.p99Us),
+          ms(s.sendLatenessUs?.p50Us),
+          ms(s.sendLatenessUs?.p99Us),
+          ms(s.sendLatenessUs?.maxUs),
+        ]),
+      ),
+      2,
+    ),
+  );
 });
 
 /**
@@ -134,6 +154,7 @@ function readSearch(out) {
     elapsedSec: search.elapsedSec,
     budgetSec: search.budgetSec,
     steps: search.steps.length,
+    stepList: search.steps,
     reason: search.reason,
   };
 }

@@ -67,12 +67,16 @@ describe('judgeStep: the client’s own send lateness', () => {
     expect(j.step.sendLatenessUs?.p99Us).toBeGreaterThanOrEqual(799);
   });
 
-  it('a failure the server caused stays the server’s, however late the client was', () => {
+  it('a failure the server caused stays the server’s, however late the client was, and says both', () => {
     // Served in 1.5 ms: over the objective even had the client been punctual.
     const j = judgeStep(step(1500, 800), 1000, 1, 0.5, P99_1MS);
     expect(j.step.pass).toBe(false);
     expect(j.clientLate).toBeNull();
-    expect(j.step.failures[0]).toMatch(/^p99 2\.\d+ ms > 1 ms$/);
+    expect(j.step.failures[0]).toMatch(
+      /^p99 2\.\d+ ms > 1 ms \(from the actual send p99 was 1\.5\d* ms; the client's own send lateness alone was 0\.8\d* ms at p99\)$/,
+    );
+    // Punctual enough (0.1 ms late, a tenth of the objective): nothing about the client is said.
+    expect(judgeStep(step(1500, 100), 1000, 1, 0.5, P99_1MS).step.failures[0]).toMatch(/^p99 1\.6\d* ms > 1 ms$/);
   });
 
   it('a punctual client is not blamed, and a pass is a pass', () => {
