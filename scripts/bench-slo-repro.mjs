@@ -114,7 +114,9 @@ await session.main(async () => {
   for (const r of results) if (r.reason) console.log(`run ${r.run}: ${r.reason}`);
   // The response time counts from the intended send: how much of it was the client's own lateness.
   const ms = (/** @type {number | undefined} */ us) => (us === undefined ? '-' : (us / 1000).toFixed(3));
-  console.log('\nthe client\'s own send lateness, step by step (ms; part of the p99 from the intended send):\n');
+  console.log(
+    "\nthe client's own send lateness, step by step (ms; part of the p99 from the intended send):\n",
+  );
   console.log(
     markdownTable(
       ['run', 'offered ops/s', 'pass', 'p99 from intended', 'late p50', 'late p99', 'late max'],

@@ -136,6 +136,32 @@ describe.skipIf(machines.length === 0)('the real dataset on the built site', () 
     });
   }
 
+  it('an io-threads group names IO_THREADS_OVER_CPUS on exactly its io-threads 2 members, above the comparison', async () => {
+    // Group 2142880df6b23590 predates the warning: the site derives it from each result's facts.
+    const { page, errors } = await site.open('/groups/2142880df6b23590/');
+    const items = (await page.locator('section.caveats li').allTextContents()).map((t) =>
+      t.replace(/\s+/g, ' ').trim(),
+    );
+    const crowded = items.find((t) => t.startsWith('IO_THREADS_OVER_CPUS on '));
+    expect(crowded, items.join('\n')).toBeDefined();
+    const on = crowded!.slice('IO_THREADS_OVER_CPUS on '.length, crowded!.indexOf(': '));
+    expect(on.split(', ').sort()).toEqual(
+      ['redis-server 6.0.20', 'redis-server 7.4.1', 'redis-server 7.9.224 (8.0-m01)', 'valkey-server 8.0.1']
+        .map((s) => `${s} · io-threads 2`)
+        .sort(),
+    );
+    expect(crowded).toContain('could run on one CPU (1)');
+    // Before the table a reader compares with.
+    const order = await page.evaluate(() => {
+      const c = document.querySelector('section.caveats');
+      const t = document.querySelector('table');
+      return c && t ? c.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
+    });
+    expect(order).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("the home page's headline by server version names every version of the data", async () => {
     const versions = new Set(machines.flatMap((m) => members(m).map((x) => `${x.product} ${x.version}`)));
     const { page, errors } = await site.open('/');

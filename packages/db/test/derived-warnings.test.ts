@@ -19,7 +19,9 @@ describe('ingest stores the warnings a result implies but its runner did not wri
       .all(id) as { code: string; message: string }[];
     const crowded = rows.filter((r) => r.code === 'IO_THREADS_OVER_CPUS');
     expect(crowded).toHaveLength(1);
-    expect(crowded[0]?.message).toMatch(/^io-threads 2 on a server that could run on one CPU \(1\): .*Derived from/);
+    expect(crowded[0]?.message).toMatch(
+      /^io-threads 2 on a server that could run on one CPU \(1\): .*Derived from/,
+    );
     const { warning_codes } = db.sqlite.prepare('SELECT warning_codes FROM results WHERE id = ?').get(id) as {
       warning_codes: string;
     };

@@ -130,7 +130,16 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
 }
 
 function toTrialRecord(t: CellResult): TrialRecord {
-  const { test: _t, workload: _w, redirects, errorReplies, stall, incompleteReason, sendLatenessUs, ...rest } = t;
+  const {
+    test: _t,
+    workload: _w,
+    redirects,
+    errorReplies,
+    stall,
+    incompleteReason,
+    sendLatenessUs,
+    ...rest
+  } = t;
   return {
     ...rest,
     ...(sendLatenessUs ? { sendLatenessUs } : {}),

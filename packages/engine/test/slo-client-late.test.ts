@@ -62,7 +62,9 @@ describe('judgeStep: the client’s own send lateness', () => {
   it('a failure the server did not cause (served in 0.4 ms, sent 0.8 ms late) is the client’s', () => {
     const j = judgeStep(step(400, 800), 1000, 1, 0.5, P99_1MS);
     expect(j.step.pass).toBe(false);
-    expect(j.clientLate).toMatch(/from the actual send p99 was 0\.4\d* ms; the client's own send lateness alone was 0\.8\d* ms at p99/);
+    expect(j.clientLate).toMatch(
+      /from the actual send p99 was 0\.4\d* ms; the client's own send lateness alone was 0\.8\d* ms at p99/,
+    );
     expect(j.step.failures[0]).toContain('(from the actual send p99 was');
     expect(j.step.sendLatenessUs?.p99Us).toBeGreaterThanOrEqual(799);
   });
@@ -76,7 +78,9 @@ describe('judgeStep: the client’s own send lateness', () => {
       /^p99 2\.\d+ ms > 1 ms \(from the actual send p99 was 1\.5\d* ms; the client's own send lateness alone was 0\.8\d* ms at p99\)$/,
     );
     // Punctual enough (0.1 ms late, a tenth of the objective): nothing about the client is said.
-    expect(judgeStep(step(1500, 100), 1000, 1, 0.5, P99_1MS).step.failures[0]).toMatch(/^p99 1\.6\d* ms > 1 ms$/);
+    expect(judgeStep(step(1500, 100), 1000, 1, 0.5, P99_1MS).step.failures[0]).toMatch(
+      /^p99 1\.6\d* ms > 1 ms$/,
+    );
   });
 
   it('a punctual client is not blamed, and a pass is a pass', () => {

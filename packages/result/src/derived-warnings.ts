@@ -34,7 +34,10 @@ export const DERIVED_NOTE =
 export function derivedWarnings(r: Pick<ResultV1, 'environment' | 'warnings'>): Warning[] {
   const has = new Set(r.warnings.map((w) => w.code));
   const out: Warning[] = [];
-  const io = ioThreadsOverCpus(r.environment.server?.ioThreads ?? null, r.environment.client.numa?.serverCpus ?? null);
+  const io = ioThreadsOverCpus(
+    r.environment.server?.ioThreads ?? null,
+    r.environment.client.numa?.serverCpus ?? null,
+  );
   if (io && !has.has(io.code)) out.push({ ...io, message: io.message + DERIVED_NOTE });
   return out;
 }

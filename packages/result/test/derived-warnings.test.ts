@@ -39,7 +39,10 @@ describe('derivedWarnings', () => {
   it('adds nothing where the runner already said it, or where nothing is wrong', () => {
     const said = { ...old, warnings: [...old.warnings, ioThreadsOverCpus(2, '1')!] };
     expect(derivedWarnings(said)).toEqual([]);
-    const one = { ...old, environment: { ...old.environment, server: { ...old.environment.server, ioThreads: 1 } } };
+    const one = {
+      ...old,
+      environment: { ...old.environment, server: { ...old.environment.server, ioThreads: 1 } },
+    };
     expect(derivedWarnings(one)).toEqual([]);
   });
 });

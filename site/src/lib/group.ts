@@ -20,6 +20,37 @@ export function memberName(r: ResultView): string {
     .text;
 }
 
+/** A run-wide warning that some members of a group carry and others do not. */
+export interface GroupCaveat {
+  code: string;
+  /** The members that carry it, by name. */
+  members: string[];
+  /** The first carrier's own words. */
+  message: string;
+}
+
+/**
+ * The run-wide warnings that set members apart (IO_THREADS_OVER_CPUS on the io-threads 2 members,
+ * say): a side-by-side table reads as "this one is slower" unless the page says why. Warnings every
+ * member carries (VM, SAME_HOST) qualify the whole group and are on each result's page.
+ */
+export function groupCaveats(members: readonly ResultView[]): GroupCaveat[] {
+  const byCode = new Map<string, { members: string[]; message: string }>();
+  for (const m of members) {
+    const seen = new Set<string>();
+    for (const w of m.warnings) {
+      if (w.cell !== null || seen.has(w.code)) continue;
+      seen.add(w.code);
+      const entry = byCode.get(w.code) ?? { members: [], message: w.message };
+      entry.members.push(memberName(m));
+      byCode.set(w.code, entry);
+    }
+  }
+  return [...byCode]
+    .filter(([, e]) => e.members.length < members.length)
+    .map(([code, e]) => ({ code, ...e }));
+}
+
 /**
  * A run group side by side: the same charts as a result page, a series per member, and the cell-by-
  * cell comparison against the first member. A group's membership is fixed when it runs, so its

@@ -2,7 +2,7 @@ import { getSiteResult } from '@redis-benchdb/db';
 import type { Comparison } from './compare.js';
 import { database, resultView } from './data.js';
 import type { EmbedTarget } from './embed.js';
-import { groupPage, memberName } from './group.js';
+import { type GroupCaveat, groupCaveats, groupPage, memberName } from './group.js';
 import type { CellView, ResultView } from './model.js';
 import { toResultView } from './model.js';
 import { resultCharts } from './result-charts.js';
@@ -37,6 +37,7 @@ export function prepareResult(id: string): PreparedResult {
 /** What a run group's page renders. */
 export interface PreparedGroup {
   names: string[];
+  caveats: GroupCaveat[];
   comparison: Comparison | null;
   targets: EmbedTarget[];
   svgs: StagedSvg[];
@@ -47,5 +48,11 @@ export function prepareGroup(groupId: string, ids: readonly string[]): PreparedG
   const members = ids.map(resultView);
   const before = stagedSvgs().length;
   const { comparison, targets } = groupPage(groupId, members);
-  return { names: members.map(memberName), comparison, targets, svgs: stagedSvgs().splice(before) };
+  return {
+    names: members.map(memberName),
+    caveats: groupCaveats(members),
+    comparison,
+    targets,
+    svgs: stagedSvgs().splice(before),
+  };
 }

@@ -120,7 +120,7 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
       const sent = times[e]!;
       if (sent < w.measureStartMs) continue;
       const due = intended[e]!;
-      late.recordMs(sent - (due > from ? due : from));
+      late.recordMs(sent - Math.max(due, from));
     }
   }
 
