@@ -15,10 +15,17 @@ const { values } = parseArgs({
 });
 const dist = resolve(values.dist);
 const index = JSON.parse(readFileSync(join(dist, 'data/index.json'), 'utf8'));
-// Suite runs have every sweep to show; ad hoc runs (-t set,get) may have none.
+// Suite runs have every sweep to show; ad hoc runs (-t set,get) may have none. The full profile
+// first, then the fewest warnings: a picture of the site should not show a result that a warning
+// sets apart (io-threads on one CPU, say) as if it were typical.
 const signed = index
   .filter((r) => r.kind === 'signed')
-  .sort((a, b) => Number(!!b.profile) - Number(!!a.profile));
+  .sort(
+    (a, b) =>
+      Number(!!b.profile) - Number(!!a.profile) ||
+      Number(b.profile === 'full') - Number(a.profile === 'full') ||
+      a.warnings - b.warnings,
+  );
 if (signed.length === 0)
   throw new Error(
     `no signed result in ${dist}: run \`pnpm -s redis-benchdb run\` and \`pnpm site:build\` first`,
@@ -44,6 +51,14 @@ const versions = existsSync(join(dist, 'versions'))
   ? readdirSync(join(dist, 'versions')).filter((d) => existsSync(join(dist, 'versions', d, 'index.html')))
   : [];
 if (versions.length) shots.push(['version', `/versions/${versions.sort().at(-1)}/`]);
+// A picture of a broken image is worse than none: the PNGs are drawn only by a build asked for them.
+for (const [, path] of shots)
+  if (/\.(svg|png)$/.test(path) && !existsSync(join(dist, path))) {
+    console.error(
+      `site-screenshots: ${join(dist, path)} is missing: build the site with its PNGs first (pnpm site:build --png), then run this again`,
+    );
+    process.exit(2);
+  }
 mkdirSync(values.out, { recursive: true });
 const server = await serveStatic(dist);
 const browser = await launchChromium();
