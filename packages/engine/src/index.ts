@@ -69,7 +69,6 @@ export {
   validateClusterCell,
 } from './session.js';
 export {
-  CLIENT_LATE_SHARE,
   canonicalObjectives,
   DEFAULT_SLO_BUDGET_SEC,
   describeObjectives,

@@ -144,6 +144,8 @@ describe('runSloSearch', () => {
     for (const s of search.steps) {
       expect(s.percentilesUs).toHaveLength(2);
       expect(s.responseTimeUs.count).toBe(s.completed);
+      // Every measured request's own send lateness, recorded beside its response time.
+      expect(s.sendLatenessUs?.count).toBe(s.completed);
       expect(s.saturation.serverMainThreadCpuShare).not.toBeNull();
     }
     // The ramp doubles until a step fails; the outcome names why when it did not bracket.

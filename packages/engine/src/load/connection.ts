@@ -111,17 +111,13 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
   /** Each measured request's send time against max(intended time, room in the window). */
   private recordLateness(tail: number, n: number): void {
     const w = this.workload;
+    // One write sent all n: they share its send time (writeTimed).
+    const sent = this.sendTimes[tail]!;
+    if (sent < w.measureStartMs) return;
     const late = w.sendLateness!;
-    const times = this.sendTimes;
     const intended = this.intendedTimes!;
     const from = this.roomSinceMs;
-    for (let i = 0; i < n; i++) {
-      const e = (tail + i) & this.mask;
-      const sent = times[e]!;
-      if (sent < w.measureStartMs) continue;
-      const due = intended[e]!;
-      late.recordMs(sent - Math.max(due, from));
-    }
+    for (let i = 0; i < n; i++) late.recordMs(sent - Math.max(intended[(tail + i) & this.mask]!, from));
   }
 
   nextWakeMs(): number {

@@ -16,4 +16,4 @@ export {
   stepDurationSec,
   TAIL_SAMPLES,
 } from './search.js';
-export { CLIENT_LATE_SHARE, type JudgedStep, judgeStep, MIN_ACHIEVED_RATIO } from './step.js';
+export { type JudgedStep, judgeStep, MIN_ACHIEVED_RATIO } from './step.js';
