@@ -27,6 +27,8 @@ export interface GroupCaveat {
   members: string[];
   /** The first carrier's own words. */
   message: string;
+  /** Whether every carrier said exactly that (else the message's figures are the first's alone). */
+  sameWords: boolean;
 }
 
 /**
@@ -35,13 +37,14 @@ export interface GroupCaveat {
  * member carries (VM, SAME_HOST) qualify the whole group and are on each result's page.
  */
 export function groupCaveats(members: readonly ResultView[]): GroupCaveat[] {
-  const byCode = new Map<string, { members: string[]; message: string }>();
+  const byCode = new Map<string, { members: string[]; message: string; sameWords: boolean }>();
   for (const m of members) {
     const seen = new Set<string>();
     for (const w of m.warnings) {
       if (w.cell !== null || seen.has(w.code)) continue;
       seen.add(w.code);
-      const entry = byCode.get(w.code) ?? { members: [], message: w.message };
+      const entry = byCode.get(w.code) ?? { members: [], message: w.message, sameWords: true };
+      entry.sameWords &&= entry.message === w.message;
       entry.members.push(memberName(m));
       byCode.set(w.code, entry);
     }
