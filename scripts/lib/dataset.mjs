@@ -91,6 +91,11 @@ export function machineOf(client) {
       cacheL1dKiB: client.cpu.cacheL1dKiB,
       cacheL2KiB: client.cpu.cacheL2KiB,
       cacheL3KiB: client.cpu.cacheL3KiB,
+      // What tells those two apart when the kernel hides the caches, as one VM's did. Recorded
+      // since the probe read them; a manifest written before has none.
+      ...(client.cpu.family === undefined
+        ? {}
+        : { family: client.cpu.family, modelNumber: client.cpu.modelNumber, stepping: client.cpu.stepping }),
     },
     memoryTotalBytes: client.memory.totalBytes,
     virtualization: client.virtualization,
@@ -134,6 +139,12 @@ export function sameMachine(a, b) {
       m.virtualization.kind,
       m.virtualization.hypervisor,
     ]);
+  // Family, model and stepping are compared only where both sides know them: a manifest written
+  // before the probe read them cannot have them (its members do not), and the caches still decide.
+  const signature = (m) => [m.cpu.family, m.cpu.modelNumber, m.cpu.stepping];
+  const [sa, sb] = [signature(a), signature(b)];
+  const bothKnow = sa.every((v) => v != null) && sb.every((v) => v != null);
+  if (bothKnow && JSON.stringify(sa) !== JSON.stringify(sb)) return false;
   const x = a.memoryTotalBytes;
   const y = b.memoryTotalBytes;
   const memory = x === y || (x > 0 && y > 0 && Math.abs(x - y) <= MEMORY_TOLERANCE * Math.max(x, y));

@@ -314,6 +314,12 @@ describe('dataset-run refuses', () => {
     const other = join(temp, 'named-by-hand');
     cpSync(dataDir, other, { recursive: true });
     renameSync(join(other, machineDirs(other)[0]!), join(other, 'my-vm'));
+    // Written before the probe read family, model and stepping: still this machine's directory.
+    const manifestPath = join(other, 'my-vm', MANIFEST_NAME);
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    expect(m.machine.cpu).toHaveProperty('family');
+    for (const k of ['family', 'modelNumber', 'stepping']) delete m.machine.cpu[k];
+    writeFileSync(manifestPath, JSON.stringify(m));
     const r = await node([
       'scripts/dataset-run.mjs',
       ...['--key-dir', keyA, '--data-dir', other, '--archives', archives, 'redis-9.9-a', ...TINY],
@@ -332,6 +338,20 @@ describe('dataset-run refuses', () => {
     expect(r.stderr).toContain(`${dir} holds results of another machine`);
     expect(r.stderr).not.toContain('running:');
   });
+
+  // Only x86's /proc/cpuinfo has a model number to tell CPUs apart by.
+  it.runIf(process.arch === 'x64')(
+    'a machine under the same CPU name and caches with another CPU model number, before the run',
+    async () => {
+      const { dir, r } = await runBesideEditedManifest('other-model-number', (machine) => {
+        expect(machine.cpu.modelNumber).toEqual(expect.any(Number));
+        machine.cpu.modelNumber = Number(machine.cpu.modelNumber) + 1;
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`${dir} holds results of another machine`);
+      expect(r.stderr).not.toContain('running:');
+    },
+  );
 
   it('an unknown option, pointing to --help, which lists the options and the full group', async () => {
     const r = await node(['scripts/dataset-run.mjs', '--profle', 'full']);

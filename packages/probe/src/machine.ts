@@ -19,6 +19,7 @@ import { cleanMachine } from './clean.js';
 import { queryCloudMetadata } from './cloud-metadata.js';
 import { ensureReasons, type Fact, firstKnown, known, missing, take } from './fact.js';
 import {
+  type CpuInfo,
   nodeOf,
   readAffinity,
   readCaches,
@@ -235,6 +236,9 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
       cacheL1dKiB: u('cpu.cacheL1dKiB', firstKnown(caches?.l1d ?? notLinux, siCache('l1d'))),
       cacheL2KiB: u('cpu.cacheL2KiB', firstKnown(caches?.l2 ?? notLinux, siCache('l2'))),
       cacheL3KiB: u('cpu.cacheL3KiB', firstKnown(caches?.l3 ?? notLinux, siCache('l3'))),
+      family: u('cpu.family', cpuinfoNumber(cpuinfo, 'family', "'cpu family'")),
+      modelNumber: u('cpu.modelNumber', cpuinfoNumber(cpuinfo, 'modelNumber', "'model'")),
+      stepping: u('cpu.stepping', cpuinfoNumber(cpuinfo, 'stepping', "'stepping'")),
     },
     numa: {
       nodes: u('numa.nodes', numa.nodes),
@@ -269,6 +273,18 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
   };
   ensureReasons(machine, unknown);
   return cleanMachine(machine);
+}
+
+/** A numeric field of /proc/cpuinfo as a fact: not a guess from the model string where absent. */
+function cpuinfoNumber(
+  info: CpuInfo | null,
+  field: 'family' | 'modelNumber' | 'stepping',
+  name: string,
+): Fact<number> {
+  if (info === null) return missing('/proc/cpuinfo is Linux only');
+  const v = info[field];
+  if (v !== null) return known(v);
+  return missing(info.reason ?? `no numeric ${name} in /proc/cpuinfo (not an x86 CPU?)`);
 }
 
 /** CPUID vendor strings → the short names systeminformation also uses. */

@@ -169,7 +169,7 @@ async function fakeRoot(files: Record<string, string>): Promise<string> {
 const CPU = 'sys/devices/system/cpu';
 const intelBox: Record<string, string> = {
   'proc/cpuinfo':
-    'processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\nflags\t\t: fpu vme ht hypervisor avx2\n\nprocessor\t: 1\n',
+    'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\nstepping\t: 7\nflags\t\t: fpu vme ht hypervisor avx2\n\nprocessor\t: 1\n',
   'proc/meminfo':
     'MemTotal:       16384000 kB\nMemFree:  1000 kB\nSwapTotal:       2097148 kB\nSwapFree:        1048572 kB\n',
   'proc/self/status': 'Name:\tnode\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n',
@@ -232,6 +232,9 @@ describe('probeMachine on a crafted root', () => {
       cacheL1dKiB: 32,
       cacheL2KiB: 1024,
       cacheL3KiB: 35 * 1024,
+      family: 6,
+      modelNumber: 85,
+      stepping: 7,
     });
     expect(m.numa).toEqual({
       nodes: 2,
@@ -296,12 +299,14 @@ describe('probeMachine on a crafted root', () => {
     expect(m.unknown['virtualization.kind']).toMatch(/cannot tell/);
     expect(m.cpu.model).toBeNull();
     expect(m.unknown['cpu.model']).toMatch(/\/proc\/cpuinfo absent/);
+    expect(m.cpu.family).toBeNull();
+    expect(m.unknown['cpu.family']).toMatch(/\/proc\/cpuinfo absent/);
   });
 
   it('calls a machine without the hypervisor flag or container markers bare metal', async () => {
     const root = await fakeRoot({
       'proc/cpuinfo':
-        'processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7763 64-Core Processor\nflags\t\t: fpu ht avx2\n',
+        'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC 7763 64-Core Processor\nstepping\t: 1\nflags\t\t: fpu ht avx2\n',
       'proc/1/cgroup': '0::/init.scope\n',
       'sys/kernel/mm/transparent_hugepage/enabled': 'always madvise [never]\n',
     });
@@ -313,6 +318,8 @@ describe('probeMachine on a crafted root', () => {
     expect(m.virtualization.container).toBeNull();
     expect(m.thp.enabled).toBe('never');
     expect(m.cpu.vendor).toBe('AMD');
+    // Family, model and stepping as numbers: 'model' is not confused with 'model name'.
+    expect([m.cpu.family, m.cpu.modelNumber, m.cpu.stepping]).toEqual([25, 1, 1]);
     expect(m.cpu.baseMhz).toBeNull();
     expect(m.unknown['cpu.baseMhz']).toMatch(/no '@ …GHz'.*base_frequency absent/);
   });

@@ -261,6 +261,18 @@ export interface Machine {
      * Total.
      */
     cacheL3KiB: number | null;
+    /**
+     * x86 CPU family, as /proc/cpuinfo's 'cpu family' gives it (25 is AMD Zen 3 and 4). With modelNumber it tells apart CPUs a hypervisor names alike. Absent from results whose runner predates it.
+     */
+    family?: number | null;
+    /**
+     * x86 CPU model number, as /proc/cpuinfo's 'model' gives it (family 25: 1 is Milan, 17 is Genoa).
+     */
+    modelNumber?: number | null;
+    /**
+     * x86 CPU stepping, from /proc/cpuinfo.
+     */
+    stepping?: number | null;
   };
   numa: {
     nodes: number | null;

@@ -527,6 +527,23 @@ export const resultV1Schema = {
               type: ['integer', 'null'],
               minimum: 0,
             },
+            family: {
+              description:
+                "x86 CPU family, as /proc/cpuinfo's 'cpu family' gives it (25 is AMD Zen 3 and 4). With modelNumber it tells apart CPUs a hypervisor names alike. Absent from results whose runner predates it.",
+              type: ['integer', 'null'],
+              minimum: 0,
+            },
+            modelNumber: {
+              description:
+                "x86 CPU model number, as /proc/cpuinfo's 'model' gives it (family 25: 1 is Milan, 17 is Genoa).",
+              type: ['integer', 'null'],
+              minimum: 0,
+            },
+            stepping: {
+              description: 'x86 CPU stepping, from /proc/cpuinfo.',
+              type: ['integer', 'null'],
+              minimum: 0,
+            },
           },
         },
         numa: {
