@@ -3,11 +3,12 @@ import type { CellFigureRow, SiteResultRow } from '@redis-benchdb/db';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
 import { latencyUnit, linearTicks, logTicks, timeTicks } from '../src/lib/charts/axes.js';
+import { sweepTicks } from '../src/lib/charts/sweep.js';
 import type { IndexRow } from '../src/lib/filters.js';
 import { reproduceCommands } from '../src/lib/reproduce.js';
 import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
 import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
-import { compareVersions, machineBlocks, serverFacts } from '../src/lib/versions.js';
+import { compareVersions, machineBlocks, machinesInOrder, serverFacts } from '../src/lib/versions.js';
 import { indexRow } from './index-row.js';
 
 // The version and list pages' logic, on plain rows: which results are set side by side, in which
@@ -38,6 +39,8 @@ const result = (id: string, o: Partial<SiteResultRow>): SiteResultRow => ({
   runGroupLabel: null,
   runGroupIndex: null,
   cellCount: 2,
+  copyOf: null,
+  cpuCaches: null,
   ...o,
 });
 
@@ -151,6 +154,36 @@ describe('versions side by side', () => {
     ).toBe('AOF fsync always');
   });
 
+  it('show first the machine with the most versions, then the one where this version ran the full profile', () => {
+    const on = (slug: string, versions: string[], cellCount: number, extra = 0) => ({
+      slug,
+      rows: [
+        ...versions.map((v) => result(`${slug}-${v}`, { serverVersion: v, cellCount, cpuCaches: slug })),
+        // io-threads or AOF variants: more results, no more versions.
+        ...Array.from({ length: extra }, (_, i) =>
+          result(`${slug}-variant-${i}`, {
+            serverVersion: versions[0],
+            ioThreads: 2,
+            cellCount,
+            cpuCaches: slug,
+          }),
+        ),
+      ],
+    });
+    const quickWithVariants = on('quick', ['7.4.1', '8.0.1'], 30, 6);
+    const full = on('full', ['7.4.1', '8.0.1'], 43);
+    const fewer = on('fewer', ['7.4.1'], 43, 9);
+    const noSuite = { slug: 'adhoc', rows: [result('adhoc-7.4.1', { suiteId: null, cpuCaches: 'adhoc' })] };
+    const machines = [fewer, quickWithVariants, noSuite, full];
+    const version = machines.flatMap((m) => m.rows).filter((r) => r.serverVersion === '7.4.1');
+    const order = machinesInOrder(version, machines, (r) => r.cpuCaches!);
+    expect(order.map((o) => [o.machine.slug, o.versions])).toEqual([
+      ['full', 2],
+      ['quick', 2],
+      ['fewer', 1],
+    ]);
+  });
+
   it('compare versions as numbers', () => {
     const vs = ['7.10.0', '7.2.6', '6.0.20', '7.9.224', '7.2.6-rc1'];
     expect([...vs].sort(compareVersions)).toEqual(['6.0.20', '7.2.6', '7.2.6-rc1', '7.9.224', '7.10.0']);
@@ -259,6 +292,13 @@ describe('chart ticks', () => {
   it('log: 1-2-5 steps around the data, powers of ten when there would be too many', () => {
     expect(logTicks(0.371, 4.235)).toEqual([0.2, 0.5, 1, 2, 5]);
     expect(logTicks(5, 50_000)).toEqual([1, 10, 100, 1000, 10_000, 100_000]);
+  });
+
+  it('sweep: a tick at each value run, and the largest labelled when thinned', () => {
+    expect(sweepTicks([16, 1, 4, 64, 4])).toEqual([1, 4, 16, 64]);
+    const ten = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+    expect(sweepTicks(ten)).toEqual([2, 8, 32, 128, 512]);
+    expect(sweepTicks(ten.slice(0, 9))).toEqual([1, 4, 16, 64, 256]);
   });
 
   it('latency in ms once it passes a millisecond', () => {

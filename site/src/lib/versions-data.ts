@@ -1,7 +1,7 @@
-import { cellFiguresOf, type SiteResultRow, serverBlockOf } from '@redis-benchdb/db';
+import { cellFiguresOf, serverBlockOf } from '@redis-benchdb/db';
 import { type Bucket, database, machineSlugOf, machines } from './data.js';
 import { safeStrings } from './text.js';
-import { type Block, machineBlocks, type ServerFacts, STANDARD_SUITE, serverFacts } from './versions.js';
+import { type Block, machineBlocks, machinesInOrder, type ServerFacts, serverFacts } from './versions.js';
 
 /** The version and machine pages' reads: server facts and cell figures, each read once per build. */
 const facts = new Map<string, ServerFacts>();
@@ -25,21 +25,7 @@ export function blocksOn(
   return machineBlocks(machine.rows, (id) => factsOf(id).persistence, cellsOf, reference);
 }
 
-/** The machines on which a version ran the standard suite, the one with the most other versions first. */
+/** The machines on which a version ran the standard suite, in the order the version page shows them. */
 export function machinesOf(version: Bucket): { machine: Bucket; versions: number }[] {
-  const slugs = new Set(
-    version.rows.filter((r) => r.suiteId === STANDARD_SUITE && r.kind === 'signed').map(machineSlugOf),
-  );
-  return machines()
-    .filter((m) => slugs.has(m.slug))
-    .map((m) => ({ machine: m, versions: distinctVersions(m.rows) }))
-    .sort((a, b) => b.versions - a.versions || b.machine.rows.length - a.machine.rows.length);
-}
-
-function distinctVersions(rows: readonly SiteResultRow[]): number {
-  return new Set(
-    rows
-      .filter((r) => r.suiteId === STANDARD_SUITE && r.kind === 'signed')
-      .map((r) => `${r.serverProduct}\u0000${r.serverVersion}`),
-  ).size;
+  return machinesInOrder(version.rows, machines(), machineSlugOf);
 }

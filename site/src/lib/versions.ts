@@ -245,3 +245,38 @@ function cellLines(
     };
   });
 }
+
+/**
+ * The machines on which a version (its rows) ran the standard suite, in the version page's order:
+ * the one with the most versions first; among those, the one where this version ran the most cells
+ * (the full profile before the quick one: a machine that also holds io-threads or AOF variants of a
+ * quick run is not the better picture of the version), then the one with the most results. Ties
+ * keep the order `machines` came in.
+ */
+export function machinesInOrder<M extends { slug: string; rows: readonly SiteResultRow[] }>(
+  versionRows: readonly SiteResultRow[],
+  machines: readonly M[],
+  slugOf: (r: SiteResultRow) => string,
+): { machine: M; versions: number }[] {
+  const cells = new Map<string, number>();
+  for (const r of versionRows) {
+    if (r.suiteId !== STANDARD_SUITE || r.kind !== 'signed') continue;
+    const slug = slugOf(r);
+    cells.set(slug, Math.max(cells.get(slug) ?? 0, r.cellCount));
+  }
+  return machines
+    .filter((m) => cells.has(m.slug))
+    .map((m) => ({ machine: m, versions: distinctVersions(m.rows), cells: cells.get(m.slug) ?? 0 }))
+    .sort(
+      (a, b) => b.versions - a.versions || b.cells - a.cells || b.machine.rows.length - a.machine.rows.length,
+    )
+    .map(({ machine, versions }) => ({ machine, versions }));
+}
+
+function distinctVersions(rows: readonly SiteResultRow[]): number {
+  return new Set(
+    rows
+      .filter((r) => r.suiteId === STANDARD_SUITE && r.kind === 'signed')
+      .map((r) => `${r.serverProduct}\u0000${r.serverVersion}`),
+  ).size;
+}

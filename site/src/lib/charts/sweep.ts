@@ -20,9 +20,9 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
     .join('; ')}.`;
   const withCi = points.filter((p) => p.ci95Low !== null && p.ci95High !== null);
   // A tick at each value the sweep ran (1, 4, 16, 64), not a log axis's own (1, 2, 3 ... 10),
-  // which label depths never run and skip the ones that were. With many values, every other one.
-  const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
-  const xTicks = xs.length <= 8 ? xs : xs.filter((_, i) => i % 2 === 0);
+  // which label depths never run and skip the ones that were. With many values, every other one,
+  // counted from the largest so that the end of the axis is always labelled.
+  const xTicks = sweepTicks(points.map((p) => p.x));
   const xLabel = o.axis === 'value-size' ? bytes : count;
   const ops = opsAxis(Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0))));
   const svg = renderSvg(
@@ -59,6 +59,14 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
       rows: points.map((p) => [p.series, p.x, round(p.opsPerSec), round(p.ci95Low), round(p.ci95High)]),
     },
   };
+}
+
+/** The x ticks of a sweep: each value it ran, or every other one from the largest when over 8. */
+export function sweepTicks(values: readonly number[]): number[] {
+  const xs = [...new Set(values)].sort((a, b) => a - b);
+  if (xs.length <= 8) return xs;
+  const last = (xs.length - 1) % 2;
+  return xs.filter((_, i) => i % 2 === last);
 }
 
 export function round(n: number | null): number | null {
