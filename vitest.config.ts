@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 const ALL = ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts', 'site/test/**/*.test.ts'];
@@ -64,22 +64,54 @@ const SHARES_THE_MACHINE = [
   ]),
 ].filter((f) => !RUN_A_SERVER.has(f));
 
+// The long tier: whole-product runs of a minute or more each on a 2-core machine (the real site
+// built by astro and read in Chromium, the benchmark scripts' smoke runs, the dataset flow, the
+// SLO searches that track a server). `pnpm test` leaves them out so that it stays under 15 minutes;
+// `pnpm test:long` runs them, and CI (.ci/run) runs both. A file moves here for its time, never to
+// hide a failure.
+const LONG = new Set([
+  'site/test/pages.test.ts',
+  'site/test/site.test.ts',
+  'site/test/dataset-site.test.ts',
+  'site/test/explore.test.ts',
+  'site/test/embed-pixels.test.ts',
+  'site/test/signers.test.ts',
+  'site/test/run-to-site.test.ts',
+  'site/test/slo.test.ts',
+  'scripts/test/bench-scripts.test.ts',
+  'scripts/test/dataset-run.test.ts',
+  'packages/engine/test/slo-tracks-server.test.ts',
+  // 2026-11-25, `pnpm test` on a quiet 2-core VM: 955 s with these two in it (59 s and 34 s).
+  'packages/engine/test/slo.test.ts',
+  'packages/cli/test/launch.test.ts',
+]);
+
+// A renamed file would silently leave both tiers: say so instead.
+for (const f of LONG)
+  if (!existsSync(new URL(f, import.meta.url)))
+    throw new Error(`vitest.config.ts: LONG names ${f}, which does not exist`);
+
 // The one limit on a test's time, and only a guard against a hang: no test waits on a guess of how
 // slow the machine is. A test that takes 10 s on a quiet 2-core machine took over a minute at load
 // average 10-17, so the guard is generous; tests do not set shorter ones of their own.
 const guard = { testTimeout: 600_000, hookTimeout: 600_000 };
 
+const shared = { maxWorkers: 2, minWorkers: 1, ...guard };
+// Load tests share one 2-core machine with the redis-server they drive: one file at a time, so one
+// test's load does not skew another's numbers or time it out.
+const serial = { fileParallelism: false, ...guard };
+const exclude = ['**/node_modules/**'];
+
 export default defineConfig({
   test: {
+    // Each tier's files that share the machine run before its serial ones: nothing shares the
+    // machine with a load test. `pnpm test` runs shared and serial; `pnpm test:long` the long-* ones.
     projects: [
       {
         test: {
           name: 'shared',
-          include: SHARES_THE_MACHINE,
-          maxWorkers: 2,
-          minWorkers: 1,
-          ...guard,
-          // All of it before the serial project starts: nothing shares the machine with a load test.
+          include: SHARES_THE_MACHINE.filter((f) => !LONG.has(f)),
+          ...shared,
           sequence: { groupOrder: 0 },
         },
       },
@@ -87,12 +119,26 @@ export default defineConfig({
         test: {
           name: 'serial',
           include: ALL,
-          exclude: [...SHARES_THE_MACHINE, '**/node_modules/**'],
-          // Load tests share one 2-core machine with the redis-server they drive: one file at a
-          // time, so one test's load does not skew another's numbers or time it out.
-          fileParallelism: false,
-          ...guard,
+          exclude: [...SHARES_THE_MACHINE, ...LONG, ...exclude],
+          ...serial,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'long-shared',
+          include: SHARES_THE_MACHINE.filter((f) => LONG.has(f)),
+          ...shared,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'long-serial',
+          include: [...LONG].filter((f) => !SHARES_THE_MACHINE.includes(f)),
+          exclude,
+          ...serial,
+          sequence: { groupOrder: 3 },
         },
       },
     ],
