@@ -236,9 +236,12 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
       cacheL1dKiB: u('cpu.cacheL1dKiB', firstKnown(caches?.l1d ?? notLinux, siCache('l1d'))),
       cacheL2KiB: u('cpu.cacheL2KiB', firstKnown(caches?.l2 ?? notLinux, siCache('l2'))),
       cacheL3KiB: u('cpu.cacheL3KiB', firstKnown(caches?.l3 ?? notLinux, siCache('l3'))),
-      family: u('cpu.family', cpuinfoNumber(cpuinfo, 'family', "'cpu family'")),
-      modelNumber: u('cpu.modelNumber', cpuinfoNumber(cpuinfo, 'modelNumber', "'model'")),
-      stepping: u('cpu.stepping', cpuinfoNumber(cpuinfo, 'stepping', "'stepping'")),
+      family: u('cpu.family', cpuinfo ? cpuinfoNumber(cpuinfo, 'family', "'cpu family'") : notLinux),
+      modelNumber: u(
+        'cpu.modelNumber',
+        cpuinfo ? cpuinfoNumber(cpuinfo, 'modelNumber', "'model'") : notLinux,
+      ),
+      stepping: u('cpu.stepping', cpuinfo ? cpuinfoNumber(cpuinfo, 'stepping', "'stepping'") : notLinux),
     },
     numa: {
       nodes: u('numa.nodes', numa.nodes),
@@ -277,11 +280,10 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
 
 /** A numeric field of /proc/cpuinfo as a fact: not a guess from the model string where absent. */
 function cpuinfoNumber(
-  info: CpuInfo | null,
+  info: CpuInfo,
   field: 'family' | 'modelNumber' | 'stepping',
   name: string,
 ): Fact<number> {
-  if (info === null) return missing('/proc/cpuinfo is Linux only');
   const v = info[field];
   if (v !== null) return known(v);
   return missing(info.reason ?? `no numeric ${name} in /proc/cpuinfo (not an x86 CPU?)`);
