@@ -18,6 +18,15 @@ import { Workload } from './workload.js';
 const PHASE_RUNNING = 0;
 const PHASE_STOPPING = 1;
 const PHASE_DONE = 2;
+/**
+ * Open loop: how long before a request is due the driver stops sleeping and polls. Node's timers
+ * fire on whole milliseconds, so a timer alone sent requests 0.6-0.9 ms late at the median and
+ * 1.2-4 ms at p99 (docs/BENCHMARKS.md, "a sub-millisecond send schedule"): the whole budget of a
+ * 1 ms objective. Polling with setImmediate for the last 2 ms (a timer may fire up to 1 ms late,
+ * more when the host is slow to wake) sends within a few microseconds of the intended time; the
+ * price is the CPU of those polls, which the event-loop figure leaves out (spinIdleMs).
+ */
+const SPIN_MS = 2;
 
 /**
  * Drives one worker's connections: closed loop (window or batch) or open loop (rate), counts
@@ -40,6 +49,11 @@ export class Driver implements ConnectionHost {
   private readonly replyTimeoutMs: number;
   private watchdog: NodeJS.Timeout | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  /** Open loop: time spent polling for the next due request, with no I/O in between (measured phase). */
+  private spinIdleMs = 0;
+  /** When the last tick that chose to poll again ended; null when it slept or did not poll. */
+  private spinSinceMs: number | null = null;
   private stopTimer: NodeJS.Timeout | null = null;
   private eluStart: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   /** The counters when measuring began: the report gives the measured phase as the difference. */
@@ -130,6 +144,7 @@ export class Driver implements ConnectionHost {
     this.measuring = true;
     if (durationMs !== null) this.stopTimer = setTimeout(() => this.stop(), durationMs);
     this.eluStart = performance.eventLoopUtilization();
+    this.spinIdleMs = 0;
     // Requests drawn in the warmup and not yet sent would be measured without being counted.
     this.discardPending();
     this.snapshot = this.totals();
@@ -198,6 +213,8 @@ export class Driver implements ConnectionHost {
   };
 
   onReplies(conn: MeasuredConnection, count: number, now: number): void {
+    // Replies arrived while polling: that turn of the loop was work, not waiting.
+    this.spinSinceMs = null;
     this.outstanding -= count;
     if (this.phase === PHASE_RUNNING) {
       if (this.openLoop) this.sendDue(conn, now);
@@ -230,22 +247,51 @@ export class Driver implements ConnectionHost {
   /** Open loop: wake when the earliest connection is due. */
   private tick = (): void => {
     this.timer = null;
+    this.immediate = null;
     if (this.phase !== PHASE_RUNNING) return;
     const now = performance.now();
+    // Nothing but this poll ran since the last one: the loop only waited (see SPIN_MS).
+    const waitedSince = this.spinSinceMs;
+    this.spinSinceMs = null;
+    const before = this.outstanding;
     let next = Number.POSITIVE_INFINITY;
     for (const c of this.conns) {
       this.sendDue(c, now);
       const wake = c.nextWakeMs();
       if (wake < next) next = wake;
     }
+    const sent = this.outstanding !== before;
+    const end = performance.now();
+    // A poll that sent nothing was all waiting, its own time included.
+    if (waitedSince !== null && this.measuring) this.spinIdleMs += (sent ? now : end) - waitedSince;
     if (this.measuring && this.remaining <= 0) {
       this.checkDone();
       return;
     }
-    // A connection with a full window is woken by its replies; others by the timer.
-    const delay = next === Number.POSITIVE_INFINITY ? 1 : Math.max(0, next - performance.now());
-    this.timer = setTimeout(this.tick, delay);
+    // Every window full: replies wake the connections (onReplies); the timer is only a backstop.
+    if (next === Number.POSITIVE_INFINITY) {
+      this.timer = setTimeout(this.tick, 1);
+      return;
+    }
+    const delay = next - end;
+    if (delay <= SPIN_MS) {
+      this.immediate = setImmediate(this.tick);
+      this.spinSinceMs = end;
+      return;
+    }
+    this.timer = setTimeout(this.tick, delay - SPIN_MS);
   };
+
+  /**
+   * The share of the measured phase the event loop was working: Node's figure, less the polls
+   * that only waited for a request's time (the saturation check reads this as the client's load).
+   */
+  private loopUtilization(): number {
+    if (!this.eluStart) return 0;
+    const { active, idle } = performance.eventLoopUtilization(this.eluStart);
+    const total = active + idle;
+    return total > 0 ? Math.max(0, active - this.spinIdleMs) / total : 0;
+  }
 
   private checkDone(): void {
     if (this.phase === PHASE_DONE || this.outstanding > 0) return;
@@ -256,10 +302,11 @@ export class Driver implements ConnectionHost {
     if (this.phase === PHASE_DONE) return;
     this.phase = PHASE_DONE;
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     if (this.stopTimer) clearTimeout(this.stopTimer);
     if (this.watchdog) clearInterval(this.watchdog);
     const w = this.workload;
-    const elu = this.eluStart ? performance.eventLoopUtilization(this.eluStart).utilization : 0;
+    const elu = this.loopUtilization();
     const { errors: totalErrors, bytesIn, bytesOut, completed: totalCompleted, moved, ask } = this.totals();
     let errorExample = '';
     let gap = this.timedOut ?? { gapMs: 0, endMs: 0 };
