@@ -14,14 +14,14 @@ import { type CellResult, DEFAULT_CELL_OPTIONS, judgeStep } from '../dist/index.
 const P99_1MS: SloObjective[] = [{ percentile: 99, maxUs: 1000 }];
 
 /** 1,000 requests with these per-request figures (µs), as one open-loop step recorded them. */
-function step(service: number, late: number, answered = 1000): CellResult {
+function step(service: number, late: number, answered = 1000, response = service + late): CellResult {
   const h = (v: number) => {
     const x = createLatencyHistogram();
     for (let i = 0; i < answered; i++) x.recordValue(v);
     return x;
   };
   const serviceH = h(service);
-  const responseH = h(service + late);
+  const responseH = h(response);
   const lateH = h(late);
   return {
     test: 'GET',
@@ -81,6 +81,15 @@ describe('judgeStep: the client’s own send lateness', () => {
     expect(judgeStep(step(1500, 100), 1000, 1, 0.5, P99_1MS).step.failures[0]).toMatch(
       /^p99 1\.6\d* ms > 1 ms$/,
     );
+  });
+
+  it('a late client is not blamed for requests that waited for room in a full window', () => {
+    // Served in 0.4 ms and sent 0.8 ms late, but 5 ms from the intended send: the other 3.8 ms were
+    // spent queued behind requests the server had not answered, which is the server falling behind.
+    const j = judgeStep(step(400, 800, 1000, 5000), 1000, 1, 0.5, P99_1MS);
+    expect(j.step.pass).toBe(false);
+    expect(j.clientLate).toBeNull();
+    expect(j.step.failures[0]).toMatch(/^p99 5(\.\d+)? ms > 1 ms \(from the actual send p99 was 0\.4/);
   });
 
   it('a punctual client is not blamed, and a pass is a pass', () => {

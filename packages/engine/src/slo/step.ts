@@ -13,6 +13,12 @@ export const MIN_ACHIEVED_RATIO = 0.99;
  */
 export const CLIENT_LATE_SHARE = 0.25;
 
+/**
+ * Percentiles do not add exactly: a response-time percentile within this factor of the service and
+ * lateness percentiles summed is explained by them.
+ */
+const EXPLAINED_SLACK = 1.25;
+
 /** A step as recorded, and what the search makes of it. */
 export interface JudgedStep {
   step: SloStep;
@@ -44,8 +50,12 @@ export function judgeStep(
     const visible = late !== null && late.us >= CLIENT_LATE_SHARE * o.maxUs;
     const sent = `from the actual send p${o.percentile} was ${ms(serviceUs[i]!)} ms; the client's own send lateness alone was ${ms(late?.us ?? 0)} ms at p${late?.percentile}`;
     // Over the objective from the actual send too: the server (with the link and the host) failed
-    // it whatever the client added, and the step stays a failure of the objective.
-    const own = visible && serviceUs[i]! <= o.maxUs ? sent : null;
+    // it whatever the client added, and the step stays a failure of the objective. So does a step
+    // whose response time is more than service and lateness together: the rest is requests waiting
+    // for room in a full window, which is the server falling behind (measured: p99 21.3 ms from the
+    // intended send against 5.4 ms served and 2.7 ms late, at 24,700 GET/s on a 2-vCPU VM).
+    const explained = visible && got <= EXPLAINED_SLACK * (serviceUs[i]! + late.us);
+    const own = explained && serviceUs[i]! <= o.maxUs ? sent : null;
     clientLate ??= own;
     failures.push(`p${o.percentile} ${ms(got)} ms > ${ms(o.maxUs)} ms${visible ? ` (${sent})` : ''}`);
   });
