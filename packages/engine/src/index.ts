@@ -69,11 +69,13 @@ export {
   validateClusterCell,
 } from './session.js';
 export {
+  bracketOf,
   canonicalObjectives,
   DEFAULT_SLO_BUDGET_SEC,
   describeObjectives,
   judgeStep,
   parseObjectives,
+  type RateTally,
   runSloSearch,
   SLO_SYNTAX,
   type SloSearchHooks,

@@ -121,7 +121,7 @@ export const RUN_OPTIONS = {
     'rateOpsPerSec',
     num(
       '--rate <ops>',
-      'open loop: send this many ops/s in total, latency from the intended send time',
+      'open loop: send this many ops/s in total, latency from the intended send time (each thread polls for the last 2 ms before a send, up to a CPU core each)',
       'rate (--rate)',
     ),
   ),
@@ -214,7 +214,9 @@ Throughput at a latency objective (--slo):
   intended send, so queueing counts) and the server keeps up (at least 99% of the requests the rate
   made due were answered: no queue left growing). A 1 s closed-loop probe, then open-loop steps:
   doubling from a quarter of the probe's rate until one fails (or dividing by 4 while the first
-  fails), then bisection of [last pass, first fail] to 5%. Each step has 0.5 s of warm-up and lasts
+  fails), then bisection of [last pass, first fail] to 5%, then both ends run again: the answer
+  must pass every time and the upper end fail every time, and a rate that went both ways widens
+  the bracket (one step near capacity can pass or fail by chance). Each step has 0.5 s of warm-up and lasts
   long enough for 100 replies beyond the strictest percentile (p99: 10,000 replies), from 1 s to a
   tenth of the budget. The steps end within --slo-budget (60 s), counted from the probe's end (a
   --preload comes before the probe). One line per step goes to stderr; the answer

@@ -7,7 +7,9 @@ export {
   SloSyntaxError,
 } from './objectives.js';
 export {
+  bracketOf,
   DEFAULT_SLO_BUDGET_SEC,
+  type RateTally,
   RESOLUTION,
   runSloSearch,
   type SloSearchHooks,

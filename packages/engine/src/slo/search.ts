@@ -19,6 +19,8 @@ export const STEP_WARMUP_SEC = 0.5;
 export const PROBE_SEC = 1;
 /** Bisection stops when the bracket is this narrow, relative to its passing end. */
 export const RESOLUTION = 0.05;
+/** Rounds of repeating the bracket's ends (each may move them and resume bisection). */
+const CONFIRM_ROUNDS = 2;
 /** The ramp steps down (by 4) this many times when its first rate already fails. */
 const MAX_STEPS_DOWN = 3;
 /**
@@ -109,6 +111,7 @@ export async function runSloSearch(
   } else {
     await ramp(state, run, niceRate(probe.opsPerSec / 4), hooks.signal);
     if (state.outcome === null) await bisect(state, run, hooks.signal);
+    if (state.outcome === null) await confirm(state, run, hooks.signal);
   }
   const search = state.finish(objectives, budgetSec, (performance.now() - started) / 1000, probe);
   const shown = state.passResult ?? state.lastResult ?? probe;
@@ -160,11 +163,59 @@ async function bisect(state: SearchState, run: Step, signal?: AbortSignal): Prom
     const fail = state.failOpsPerSec;
     if (pass === null || fail === null || fail - pass <= RESOLUTION * pass) return;
     const mid = niceRate((pass + fail) / 2);
-    if (mid <= pass || mid >= fail) return;
+    if (mid <= pass || mid >= fail || state.mixedBetween(pass, fail)) return;
     if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
     const j = await run(mid);
     if (j === null || state.judge(j)) return;
   }
+}
+
+/**
+ * Runs the bracket's two ends again: one step's pass or fail near the answer can be chance (on a VM,
+ * a few millisecond stalls more or fewer in its second; docs/BENCHMARKS.md). The answer must pass
+ * every time and the upper end fail every time. A repeat that disagrees widens the bracket over that
+ * rate (bracketOf): the answer gives way to the next pass below, the upper end to the next failure
+ * above, and the new ends are run again in the next round. Bisection resumes only across a gap that
+ * holds no such rate.
+ */
+async function confirm(state: SearchState, run: Step, signal?: AbortSignal): Promise<void> {
+  for (let round = 0; round < CONFIRM_ROUNDS; round++) {
+    const { passOpsPerSec: pass, failOpsPerSec: fail } = state;
+    if (pass === null || fail === null) return;
+    const ends = [pass, fail].filter((rate) => state.timesRun(rate) < 2);
+    if (ends.length === 0) return;
+    for (const rate of ends) {
+      if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
+      const j = await run(rate);
+      if (j === null || state.judge(j)) return;
+    }
+    await bisect(state, run, signal);
+    if (state.outcome !== null) return;
+  }
+}
+
+/** How often one offered rate passed and failed. */
+export interface RateTally {
+  pass: number;
+  fail: number;
+}
+
+/**
+ * The bracket a search's steps support. The answer: the highest rate that passed every time it ran,
+ * below every rate that ever failed. The upper end: the lowest rate above the answer that failed
+ * every time. Rates that went both ways lie between them, so the bracket spans the noise.
+ */
+export function bracketOf(tally: ReadonlyMap<number, RateTally>): {
+  passOpsPerSec: number | null;
+  failOpsPerSec: number | null;
+} {
+  let lowestFail = Number.POSITIVE_INFINITY;
+  for (const [x, c] of tally) if (c.fail > 0 && x < lowestFail) lowestFail = x;
+  let pass: number | null = null;
+  for (const [x, c] of tally) if (c.fail === 0 && x < lowestFail && (pass === null || x > pass)) pass = x;
+  let fail: number | null = null;
+  for (const [x, c] of tally) if (c.pass === 0 && x > (pass ?? 0) && (fail === null || x < fail)) fail = x;
+  return { passOpsPerSec: pass, failOpsPerSec: fail };
 }
 
 /** What the search has learnt so far. */
@@ -177,16 +228,34 @@ class SearchState {
   outcome: SloSearch['outcome'] | null = null;
   reason: string | null = null;
 
+  /** Each rate run: how often it passed and failed, and its latest passing step. */
+  private readonly tally = new Map<number, RateTally & { passResult: CellResult | null }>();
+
   record(j: JudgedStep, r: CellResult): void {
     this.steps.push(j.step);
     this.lastResult = r;
     const rate = j.step.offeredOpsPerSec;
-    if (j.step.pass && (this.passOpsPerSec === null || rate > this.passOpsPerSec)) {
-      this.passOpsPerSec = rate;
-      this.passResult = r;
-    } else if (!j.step.pass && (this.failOpsPerSec === null || rate < this.failOpsPerSec)) {
-      this.failOpsPerSec = rate;
-    }
+    const t = this.tally.get(rate) ?? { pass: 0, fail: 0, passResult: null };
+    if (j.step.pass) {
+      t.pass++;
+      t.passResult = r;
+    } else t.fail++;
+    this.tally.set(rate, t);
+    const b = bracketOf(this.tally);
+    this.passOpsPerSec = b.passOpsPerSec;
+    this.failOpsPerSec = b.failOpsPerSec;
+    this.passResult = b.passOpsPerSec === null ? null : this.tally.get(b.passOpsPerSec)!.passResult;
+  }
+
+  timesRun(rate: number): number {
+    const t = this.tally.get(rate);
+    return t ? t.pass + t.fail : 0;
+  }
+
+  /** A rate strictly between these that both passed and failed: the gap is noise, not resolution. */
+  mixedBetween(low: number, high: number): boolean {
+    for (const [x, c] of this.tally) if (x > low && x < high && c.pass > 0 && c.fail > 0) return true;
+    return false;
   }
 
   /** Ends the search when the step says it cannot go on; true if it did. */

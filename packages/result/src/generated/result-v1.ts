@@ -751,11 +751,11 @@ export interface SloSearch {
    */
   steps: SloStep[];
   /**
-   * The highest passing offered rate, when the search bracketed it; null otherwise (outcome says why).
+   * The highest offered rate that passed every time it ran, below every rate that ever failed, when the search bracketed it; null otherwise (outcome says why).
    */
   answerOpsPerSec: number | null;
   /**
-   * The last passing and the first failing offered rate: the answer's uncertainty.
+   * The answer's uncertainty: the highest rate that passed every time it ran (below every rate that ever failed) and the lowest rate above it that failed every time. The search runs both ends again; rates that went both ways lie between them.
    */
   bracket: {
     passOpsPerSec: number | null;

@@ -1880,12 +1880,13 @@ export const resultV1Schema = {
         },
         answerOpsPerSec: {
           description:
-            'The highest passing offered rate, when the search bracketed it; null otherwise (outcome says why).',
+            'The highest offered rate that passed every time it ran, below every rate that ever failed, when the search bracketed it; null otherwise (outcome says why).',
           type: ['number', 'null'],
           minimum: 0,
         },
         bracket: {
-          description: "The last passing and the first failing offered rate: the answer's uncertainty.",
+          description:
+            "The answer's uncertainty: the highest rate that passed every time it ran (below every rate that ever failed) and the lowest rate above it that failed every time. The search runs both ends again; rates that went both ways lie between them.",
           type: 'object',
           additionalProperties: false,
           required: ['passOpsPerSec', 'failOpsPerSec'],
