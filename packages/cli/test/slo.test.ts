@@ -1,7 +1,7 @@
+import { checkPlausibility } from '@redis-benchdb/db';
 import type { LaunchedServer } from '@redis-benchdb/engine';
+import { validateResult } from '@redis-benchdb/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPlausibility } from '../../db/dist/index.js';
-import { validateResult } from '../../result/dist/index.js';
 import {
   assertBuilt,
   closedPort,
