@@ -87,7 +87,13 @@ it('two launched servers make one run group, which the site shows side by side',
   const table = /<table class="compare-cells">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
   const rows = [...table.matchAll(/<tbody>[\s\S]*?<\/tbody>/g)]
     .flatMap((m) => m[0].split('</tr>'))
-    .map((r) => r.replace(/<[^>]+>/g, ' ').replaceAll('&#39;', "'").replace(/\s+/g, ' ').trim())
+    .map((r) =>
+      r
+        .replace(/<[^>]+>/g, ' ')
+        .replaceAll('&#39;', "'")
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter(Boolean);
   expect(rows.map((r) => r.split(' ')[0])).toEqual(['GET', 'SET']);
   for (const row of rows) {
