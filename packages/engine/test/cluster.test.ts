@@ -249,6 +249,13 @@ describe('routing', () => {
     });
     expectClean(r, 1500);
     expect(r.responseTimeUs?.count).toBe(1500);
+    // The client's own send lateness, for every measured request: part of each response time (it
+    // runs from the intended send to the actual one), so no percentile of it exceeds the response
+    // time's, and the 1,500 sends at 3,000/s never wait on room here (P 1 a node, 1 connection).
+    const late = r.sendLatenessUs!;
+    expect(late.count).toBe(1500);
+    for (const p of ['p50Us', 'p99Us', 'maxUs'] as const)
+      expect(late[p]).toBeLessThanOrEqual(r.responseTimeUs![p]);
     await s.cleanup();
   });
 
@@ -387,6 +394,40 @@ describe('a pipeline per node', () => {
       await s.cleanup();
     });
   }
+
+  it('open loop: requests held by a paused primary are the server’s wait, not the client sending late', async () => {
+    const s = await open();
+    const [paused] = nodes as [(typeof nodes)[0]];
+    const requests = 6000;
+    let loadBegan!: () => void;
+    const began = new Promise<void>((r) => {
+      loadBegan = r;
+    });
+    // 3 s of schedule at 2,000/s; one primary holds its writes for 1 s of it. Its pipeline fills,
+    // then its pending pool, and the draw stops: every request due meanwhile is sent late, but for
+    // the server. The schedule, not the machine's speed, decides how many were due in the pause.
+    const run = s.runCell(
+      { ...cell({ test: 'INCR', keyspaceSize: 5000, rateOpsPerSec: 2000, pipelineDepth: 1 }), requests },
+      {
+        onProgress: (done) => {
+          if (done > 0) loadBegan();
+        },
+      },
+    );
+    await began;
+    await paused.redis.call('CLIENT', 'PAUSE', String(PAUSE_BACKSTOP_MS), 'WRITE');
+    await sleep(1000);
+    await paused.redis.call('CLIENT', 'UNPAUSE');
+    const r = await run;
+    expectClean(r, requests);
+    // The pause is in the response times: a tenth of the requests and more waited 300 ms or longer.
+    expect(r.responseTimeUs!.p90Us).toBeGreaterThan(300_000);
+    // ...and not in the client's lateness, which counts from when a reply made room (or let the
+    // draw go on). Were the wait counted, its p90 would be the response time's.
+    expect(r.sendLatenessUs!.count).toBe(requests);
+    expect(r.sendLatenessUs!.p90Us).toBeLessThan(r.responseTimeUs!.p90Us / 10);
+    await s.cleanup();
+  });
 
   it('a skewed pattern: each key is sent exactly as often as the key pattern drew it', async () => {
     const s = await open();

@@ -66,6 +66,8 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
   private roundRobin: number;
   /** The last pump stopped drawing at a full pool: replies, not the open loop's timer, must wake it. */
   private blocked = false;
+  /** Open loop: when a reply last let a blocked draw go on (a request due before then waited on a server). */
+  private drawSinceMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly host: ConnectionHost,
@@ -204,7 +206,7 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
     }
     if (sent > 0) {
       const sentAt = performance.now();
-      for (let i = 0; i < nodes.length; i++) nodes[i]!.flush(sentAt);
+      for (let i = 0; i < nodes.length; i++) nodes[i]!.flush(sentAt, this.drawSinceMs);
     }
     return drawn;
   }
@@ -220,11 +222,13 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
   }
 
   onNodeReplies(completed: number, now: number): void {
+    // A reply may empty the full pool that stopped the draw: requests due meanwhile waited on a server.
+    if (this.blocked) this.drawSinceMs = now;
     this.host.onReplies(this, completed, now);
   }
 
-  release(home: number): void {
-    this.nodes[home]!.inFlight--;
+  release(home: number, now: number): void {
+    this.nodes[home]!.freed(1, now);
   }
 
   redirect(from: NodeSocket, message: string, entry: number): boolean {

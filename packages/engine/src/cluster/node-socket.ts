@@ -14,7 +14,7 @@ export interface NodeSocketOwner {
   /** A MOVED or ASK reply to the request in ring entry `entry`; true if it was sent again. */
   redirect(from: NodeSocket, message: string, entry: number): boolean;
   /** A redirected request completed here: it leaves the pipeline of node `home`, where it was first sent. */
-  release(home: number): void;
+  release(home: number, now: number): void;
   onNodeLost(err: Error): void;
 }
 
@@ -42,6 +42,8 @@ export class NodeSocket extends ReplySocket {
   private batchPrepared = false;
   // Redirect replies seen while feeding the reader: [ordinal, message] pairs, rare.
   private readonly pendingRedirects: (number | string)[] = [];
+  /** Open loop: when a reply last made room in this node's full pipeline (as LoadConnection's). */
+  private roomSinceMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly owner: NodeSocketOwner,
@@ -100,13 +102,31 @@ export class NodeSocket extends ReplySocket {
     this.batchCount++;
   }
 
-  /** Write the batch; every request in it is timed from `now`. */
-  flush(now: number): void {
+  /**
+   * Write the batch; every request in it is timed from `now`. Open loop: each measured request's
+   * send lateness is recorded against the latest of its intended time, when a reply last made room
+   * on this node, and `notBeforeMs` (when the connection could draw again after a full pool): a
+   * request that waited for either waited on a server, not on the client.
+   */
+  flush(now: number, notBeforeMs: number): void {
     const n = this.batchCount;
     if (n === 0) return;
     this.batchCount = 0;
+    const tail = this.tail;
     const out = this.batchPrepared ? this.preparedView(n) : this.scratch.subarray(0, this.batchPos);
     this.writeTimed(out, n, now);
+    const w = this.workload;
+    const intended = this.intendedTimes;
+    if (intended === null || now < w.measureStartMs) return;
+    const late = w.sendLateness!;
+    const from = Math.max(this.roomSinceMs, notBeforeMs);
+    for (let i = 0; i < n; i++) late.recordMs(now - Math.max(intended[(tail + i) & this.mask]!, from));
+  }
+
+  /** A request of this node's own pipeline completed: a full pipeline has room from `now` on. */
+  freed(k: number, now: number): void {
+    if (this.intendedTimes !== null && this.inFlight >= this.batchMax) this.roomSinceMs = now;
+    this.inFlight -= k;
   }
 
   /**
@@ -197,7 +217,7 @@ export class NodeSocket extends ReplySocket {
       }
       completed++;
       if (this.redirectsOf[e] === 0) own++;
-      else this.owner.release(this.homeOf[e]!);
+      else this.owner.release(this.homeOf[e]!, now);
       const sent = times[e]!;
       if (sent >= measureStart) {
         measured++;
@@ -208,7 +228,7 @@ export class NodeSocket extends ReplySocket {
     }
     if (r > 0) redirects.length = 0;
     this.head = head;
-    this.inFlight -= own;
+    if (own > 0) this.freed(own, now);
     if (completed === 0) return;
     w.measuredCompleted += measured;
     w.measuredNils += nils;

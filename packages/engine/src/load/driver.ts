@@ -325,7 +325,7 @@ export class Driver implements ConnectionHost {
       workerIndex: this.plan.workerIndex,
       histogram: encodeHistogram(w.latency.flush()),
       responseHistogram: w.responseTime ? encodeHistogram(w.responseTime.flush()) : null,
-      // Null where nothing recorded it (cluster connections do not yet).
+      // Null where nothing recorded it (a closed loop).
       sendLatenessHistogram: w.sendLateness?.count ? encodeHistogram(w.sendLateness.flush()) : null,
       measuredCompleted: w.measuredCompleted,
       measuredElapsedMs: this.measuring

@@ -38,7 +38,7 @@ export interface WorkerReport {
   histogram: string;
   /** Open loop: encoded histogram of the time from the intended send to the reply. */
   responseHistogram: string | null;
-  /** Open loop, standalone: encoded histogram of the client's own send lateness (Workload.sendLateness). */
+  /** Open loop: encoded histogram of the client's own send lateness (Workload.sendLateness). */
   sendLatenessHistogram: string | null;
   measuredCompleted: number;
   measuredElapsedMs: number;

@@ -1481,7 +1481,7 @@ export const resultV1Schema = {
         },
         sendLatenessUs: {
           description:
-            'Open loop: how late the client itself sent each measured request (see SloStep.sendLatenessUs). Absent in a closed loop, for cluster connections and from results made before it was recorded.',
+            'Open loop: how late the client itself sent each measured request (see SloStep.sendLatenessUs). Absent in a closed loop and from results made before it was recorded (cluster connections are recorded since a later runner than standalone ones).',
           $ref: '#/$defs/Latency',
         },
         saturation: {
@@ -1810,7 +1810,7 @@ export const resultV1Schema = {
         },
         sendLatenessUs: {
           description:
-            "How late the client itself sent each measured request: from its intended time, or from when a reply made room in a full window (that wait is the server's). Its timers and the host's wake-ups; part of responseTimeUs. Absent from results made before it was recorded, and for cluster connections.",
+            "How late the client itself sent each measured request: from its intended time, or from when a reply made room in a full window (that wait is the server's). Its timers and the host's wake-ups; part of responseTimeUs. Absent from results made before it was recorded (cluster connections are recorded since a later runner than standalone ones).",
           $ref: '#/$defs/Latency',
         },
         saturation: {
