@@ -101,6 +101,56 @@ describe('run --cluster', () => {
   });
 });
 
+describe('run --cluster --slo', () => {
+  /** SET calls served by each primary, from its own commandstats. */
+  async function setCalls(): Promise<number[]> {
+    const calls: number[] = [];
+    for (const p of cluster.primaries) {
+      const redis = new Redis({
+        port: p.port,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      redis.on('error', () => {});
+      await redis.connect();
+      try {
+        const info = await redis.info('commandstats');
+        calls.push(Number(/cmdstat_set:calls=(\d+)/.exec(info)?.[1] ?? 0));
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return calls;
+  }
+
+  it('searches over the cluster: every step is routed to all primaries and recorded, and the answer or its reason is printed', async () => {
+    const before = await setCalls();
+    // A loose objective and a short budget: the test holds the search's shape, not a figure.
+    const flags = ['-t', 'set', '-r', '1000', '-c', '6', '--slo', 'p99<=50ms', '--slo-budget', '8'];
+    const r = await runCli(['run', '-p', port, '--cluster', ...flags, '--no-store', '--json']);
+    expect(r.code, describeResult(r)).toBe(0);
+    const doc = parseDoc(r.stdout);
+    expect(validateResult(doc).ok).toBe(true);
+    expect(doc.environment.server.mode).toBe('cluster');
+    const cell = doc.cells[0]!;
+    expect(cell.label).toBe('SET p99<=50ms');
+    const search = cell.trials[0]!.sloSearch!;
+    expect(search.steps.length).toBeGreaterThan(0);
+    for (const s of search.steps) {
+      expect(s.responseHistogram.length).toBeGreaterThan(0);
+      expect(s.achievedOpsPerSec).toBeGreaterThan(0);
+    }
+    expect(r.stderr).toMatch(
+      /SET p99<=50ms: (max [\d,]+ ops\/s at p99<=50ms|no answer at p99<=50ms: [a-z-]+: )/,
+    );
+    const after = await setCalls();
+    // Every primary served part of every search: its keys spread over all the slots.
+    after.forEach((n, i) => expect(n, `primary ${i}`).toBeGreaterThan(before[i]!));
+    expect(doc.cleanup.error).toBeNull();
+  });
+});
+
 describe('run --cluster refuses what a cluster cannot do, before any load', () => {
   it.each([
     [['-s', '/tmp/none.sock'], /drop -s/],
