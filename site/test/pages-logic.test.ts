@@ -8,7 +8,13 @@ import type { IndexRow } from '../src/lib/filters.js';
 import { reproduceCommands } from '../src/lib/reproduce.js';
 import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
 import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
-import { compareVersions, machineBlocks, machinesInOrder, serverFacts } from '../src/lib/versions.js';
+import {
+  budgetBlocks,
+  compareVersions,
+  machineBlocks,
+  machinesInOrder,
+  serverFacts,
+} from '../src/lib/versions.js';
 import { indexRow } from './index-row.js';
 
 // The version and list pages' logic, on plain rows: which results are set side by side, in which
@@ -182,6 +188,33 @@ describe('versions side by side', () => {
       ['quick', 2],
       ['fewer', 1],
     ]);
+  });
+
+  it('a version page draws every machine’s first block before any machine’s second, within its budgets', () => {
+    const block = (config: string) => ({ config, series: [], reference: 0, cells: [] });
+    const on = (machine: string, n: number) => ({
+      machine,
+      blocks: Array.from({ length: n }, (_, i) => block(`${machine}-${i}`)),
+    });
+    const drawn = (b: ReturnType<typeof budgetBlocks<string>>) =>
+      b.map((m) => [m.machine, m.drawn.map((x) => x.config), m.listed.length]);
+    // The project's own data: at most four configurations on a machine, all drawn.
+    expect(drawn(budgetBlocks([on('a', 4), on('b', 1), on('c', 2)], 4, 10))).toEqual([
+      ['a', ['a-0', 'a-1', 'a-2', 'a-3'], 0],
+      ['b', ['b-0'], 0],
+      ['c', ['c-0', 'c-1'], 0],
+    ]);
+    // Synthetic scale: 19 configurations on each of six machines; the rest are named, not drawn.
+    const big = budgetBlocks(
+      ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'].map((m) => on(m, 19)),
+      4,
+      10,
+    );
+    expect(big.map((m) => m.drawn.length)).toEqual([2, 2, 2, 2, 1, 1]);
+    expect(big.map((m) => m.drawn.length + m.listed.length)).toEqual([19, 19, 19, 19, 19, 19]);
+    expect(big[0]!.drawn.map((x) => x.config)).toEqual(['m1-0', 'm1-1']);
+    // One machine alone stops at its own limit.
+    expect(drawn(budgetBlocks([on('a', 9)], 4, 10))).toEqual([['a', ['a-0', 'a-1', 'a-2', 'a-3'], 5]]);
   });
 
   it('compare versions as numbers', () => {

@@ -280,3 +280,39 @@ function distinctVersions(rows: readonly SiteResultRow[]): number {
       .map((r) => `${r.serverProduct}\u0000${r.serverVersion}`),
   ).size;
 }
+
+/** A machine on a version page: the blocks drawn in full, and those only named (with their results linked). */
+export interface MachineBlocks<M> {
+  machine: M;
+  drawn: Block[];
+  listed: Block[];
+}
+
+/**
+ * Which blocks a version page draws. Each block weighs about 80 KB (a chart and a table of every
+ * cell), and a machine can hold a block per configuration (io-threads, persistence, link): at 10,000
+ * synthetic results one version page drew 115 of them, 9.4 MB. So every machine gets its first block
+ * (the configuration with the most versions) while the page has room, then its next ones, up to
+ * `perMachine` each and `perPage` in all; the rest are named, not drawn. The project's own data (at
+ * most four configurations on a machine) is drawn whole.
+ */
+export function budgetBlocks<M>(
+  machines: readonly { machine: M; blocks: readonly Block[] }[],
+  perMachine: number,
+  perPage: number,
+): MachineBlocks<M>[] {
+  const counts = machines.map(() => 0);
+  let left = perPage;
+  for (let round = 0; round < perMachine && left > 0; round++)
+    machines.forEach((m, i) => {
+      if (left > 0 && counts[i] === round && m.blocks.length > round) {
+        counts[i] = round + 1;
+        left--;
+      }
+    });
+  return machines.map((m, i) => ({
+    machine: m.machine,
+    drawn: m.blocks.slice(0, counts[i]),
+    listed: m.blocks.slice(counts[i]),
+  }));
+}
