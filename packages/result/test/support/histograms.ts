@@ -53,7 +53,7 @@ export function deflateBombHistogram(zeroBytes: number): string {
   header.writeBigInt64BE(3_600_000_000n, 24);
   const sync = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
   const mib = 1024 * 1024;
-  const parts = [Buffer.from([0x78, 0xda]), deflateRawSync(header, sync)];
+  const parts: Buffer[] = [Buffer.from([0x78, 0xda]), deflateRawSync(header, sync)];
   const block = deflateRawSync(Buffer.alloc(mib), sync);
   for (let left = zeroBytes; left > 0; left -= mib)
     parts.push(left >= mib ? block : deflateRawSync(Buffer.alloc(left), sync));
