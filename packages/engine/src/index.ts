@@ -77,11 +77,14 @@ export {
   parseObjectives,
   type RateTally,
   runSloSearch,
+  SearchState,
   SLO_SYNTAX,
   type SloSearchHooks,
   type SloSearchOptions,
   type SloSearchRun,
+  type SloStepRunner,
   SloSyntaxError,
+  searchRates,
   stepDurationSec,
 } from './slo/index.js';
 export {

@@ -1,5 +1,13 @@
+import type { SloStep } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { bracketOf, type RateTally } from '../dist/index.js';
+import {
+  bracketOf,
+  type CellResult,
+  type RateTally,
+  SearchState,
+  type SloStepRunner,
+  searchRates,
+} from '../dist/index.js';
 
 // A search's bracket is meant as the uncertainty of its answer, so a rate counts as passing only if
 // it passed every time it ran, and as the upper end only if it failed every time. The figures are
@@ -63,5 +71,81 @@ describe('bracketOf', () => {
         ]),
       ),
     ).toEqual({ passOpsPerSec: 2_000, failOpsPerSec: null });
+  });
+});
+
+// The search's course (ramp, bisection, repeated ends) over scripted steps: each rate's outcomes in
+// the order they are asked for. No server: what is tested is what the search does with the steps.
+function scripted(outcomes: Record<number, boolean[]>) {
+  const state = new SearchState();
+  const asked: number[] = [];
+  const run: SloStepRunner = async (rate) => {
+    asked.push(rate);
+    const left = outcomes[rate];
+    // A rate the script does not name: passes below the first scripted failure, fails above it.
+    const pass = left?.length ? left.shift()! : rate < 600;
+    const step = { offeredOpsPerSec: rate, pass, failures: pass ? [] : ['p50 140 ms > 20 ms'] } as SloStep;
+    const judged = { step, clientLimited: false, disturbed: null, clientLate: null };
+    state.record(judged, {} as CellResult);
+    return judged;
+  };
+  return { state, run, asked };
+}
+
+describe('searchRates', () => {
+  const finish = (state: SearchState) =>
+    state.finish([{ percentile: 50, maxUs: 20_000 }], 60, 30, { completed: 1, opsPerSec: 800 } as CellResult);
+
+  it('an upper end that passes when repeated: the search looks further up for one that always fails', async () => {
+    // The steps of a loaded CI run (slo-tracks-server): 768 failed at a p50 of 140 ms, 576 failed,
+    // 552 passed twice, then 576 and 768 each passed on their repeat. The search had ended
+    // "unbounded, every rate up to 552 passed", with both failures forgotten.
+    const { state, run, asked } = scripted({
+      192: [true],
+      384: [true],
+      768: [false, true],
+      576: [false, true],
+      480: [true],
+      528: [true],
+      552: [true, true],
+      1540: [false, false],
+    });
+    await searchRates(state, run, 192);
+    const s = finish(state);
+    expect(asked.slice(0, 10)).toEqual([192, 384, 768, 576, 480, 528, 552, 552, 576, 768]);
+    expect(asked).toContain(1540);
+    expect(s.outcome).toBe('bracketed');
+    expect(s.bracket).toEqual({ passOpsPerSec: 552, failOpsPerSec: 1540 });
+  });
+
+  it('when no rate above the answer fails every time, it says the host decided, not "unbounded"', async () => {
+    const { state, run } = scripted({
+      192: [true],
+      384: [true],
+      768: [false, true],
+      576: [false, true],
+      480: [true],
+      528: [true],
+      552: [true, true, true],
+      1540: [false, true],
+      3080: [false, true],
+      6160: [false, true],
+    });
+    await searchRates(state, run, 192);
+    const s = finish(state);
+    expect(s.outcome).toBe('server-disturbed');
+    expect(s.reason).toMatch(/every rate up to 552 ops\/s passed every time it ran, but above it 576, 768/);
+    expect(s.reason).toMatch(/the host's noise, not the server's capacity, decided those steps/);
+  });
+
+  it('a clean server: ramp, bisection, both ends repeated once, bracketed', async () => {
+    const { state, run, asked } = scripted({});
+    await searchRates(state, run, 100);
+    const s = finish(state);
+    expect(s.outcome).toBe('bracketed');
+    expect(s.bracket.passOpsPerSec).toBeLessThan(600);
+    expect(s.bracket.failOpsPerSec).toBeGreaterThanOrEqual(600);
+    expect(asked.filter((r) => r === s.bracket.passOpsPerSec)).toHaveLength(2);
+    expect(asked.filter((r) => r === s.bracket.failOpsPerSec)).toHaveLength(2);
   });
 });

@@ -12,9 +12,12 @@ export {
   type RateTally,
   RESOLUTION,
   runSloSearch,
+  SearchState,
   type SloSearchHooks,
   type SloSearchOptions,
   type SloSearchRun,
+  type Step as SloStepRunner,
+  searchRates,
   stepDurationSec,
   TAIL_SAMPLES,
 } from './search.js';

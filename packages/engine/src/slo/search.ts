@@ -20,7 +20,7 @@ export const PROBE_SEC = 1;
 /** Bisection stops when the bracket is this narrow, relative to its passing end. */
 export const RESOLUTION = 0.05;
 /** Rounds of repeating the bracket's ends (each may move them and resume bisection). */
-const CONFIRM_ROUNDS = 2;
+const CONFIRM_ROUNDS = 3;
 /** The ramp steps down (by 4) this many times when its first rate already fails. */
 const MAX_STEPS_DOWN = 3;
 /**
@@ -108,11 +108,7 @@ export async function runSloSearch(
 
   if (probe.incomplete || probe.completed === 0) {
     state.end('server-disturbed', `the closed-loop probe failed: ${probe.error ?? 'no replies'}`);
-  } else {
-    await ramp(state, run, niceRate(probe.opsPerSec / 4), hooks.signal);
-    if (state.outcome === null) await bisect(state, run, hooks.signal);
-    if (state.outcome === null) await confirm(state, run, hooks.signal);
-  }
+  } else await searchRates(state, run, niceRate(probe.opsPerSec / 4), hooks.signal);
   const search = state.finish(objectives, budgetSec, (performance.now() - started) / 1000, probe);
   const shown = state.passResult ?? state.lastResult ?? probe;
   return {
@@ -130,7 +126,20 @@ export async function runSloSearch(
   };
 }
 
-type Step = (rate: number) => Promise<JudgedStep | null>;
+/** Runs one step at an offered rate and records it in the state; null when the budget or the run ended. */
+export type Step = (rate: number) => Promise<JudgedStep | null>;
+
+/** The search's course over any steps: the ramp, bisection, then the repeated ends. */
+export async function searchRates(
+  state: SearchState,
+  run: Step,
+  start: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  await ramp(state, run, start, signal);
+  if (state.outcome === null) await bisect(state, run, signal);
+  if (state.outcome === null) await confirm(state, run, signal);
+}
 
 /** Double from the start until a rate fails; when the first fails, divide by 4 until one passes. */
 async function ramp(state: SearchState, run: Step, start: number, signal?: AbortSignal): Promise<void> {
@@ -180,6 +189,18 @@ async function bisect(state: SearchState, run: Step, signal?: AbortSignal): Prom
  */
 async function confirm(state: SearchState, run: Step, signal?: AbortSignal): Promise<void> {
   for (let round = 0; round < CONFIRM_ROUNDS; round++) {
+    if (
+      state.passOpsPerSec !== null &&
+      state.failOpsPerSec === null &&
+      state.mixedAbove(state.passOpsPerSec)
+    ) {
+      // The upper end passed on its repeat, and no rate above the answer has failed every time: look
+      // further up for one that does (seen on a busy host: 768 ops/s failed at a p50 of 140 ms, then
+      // passed, and the search had ended "unbounded" with every failure forgotten).
+      if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
+      const j = await run(niceRate(state.highestRun() * 2));
+      if (j === null || state.judge(j)) return;
+    }
     const { passOpsPerSec: pass, failOpsPerSec: fail } = state;
     if (pass === null || fail === null) return;
     const ends = [pass, fail].filter((rate) => state.timesRun(rate) < 2);
@@ -219,7 +240,7 @@ export function bracketOf(tally: ReadonlyMap<number, RateTally>): {
 }
 
 /** What the search has learnt so far. */
-class SearchState {
+export class SearchState {
   readonly steps: SloStep[] = [];
   passOpsPerSec: number | null = null;
   failOpsPerSec: number | null = null;
@@ -258,6 +279,18 @@ class SearchState {
     return false;
   }
 
+  /** Rates above this one that passed and failed: the noise around the upper end. */
+  mixedAbove(rate: number): number[] {
+    return [...this.tally]
+      .filter(([x, c]) => x > rate && c.pass > 0 && c.fail > 0)
+      .map(([x]) => x)
+      .sort((a, b) => a - b);
+  }
+
+  highestRun(): number {
+    return Math.max(0, ...this.tally.keys());
+  }
+
   /** Ends the search when the step says it cannot go on; true if it did. */
   judge(j: JudgedStep): boolean {
     if (j.disturbed) this.end('server-disturbed', `at ${fmt(j.step.offeredOpsPerSec)} ops/s: ${j.disturbed}`);
@@ -284,7 +317,14 @@ class SearchState {
   finish(objectives: SloObjective[], budgetSec: number, elapsedSec: number, probe: CellResult): SloSearch {
     const bracketed = this.passOpsPerSec !== null && this.failOpsPerSec !== null;
     if (this.outcome === null) {
+      const mixed = this.passOpsPerSec === null ? [] : this.mixedAbove(this.passOpsPerSec);
       if (bracketed) this.outcome = 'bracketed';
+      else if (mixed.length > 0)
+        // Failures were seen above the answer, but no rate failed every time it ran: not "unbounded".
+        this.end(
+          'server-disturbed',
+          `every rate up to ${fmt(this.passOpsPerSec!)} ops/s passed every time it ran, but above it ${mixed.map(fmt).join(', ')} ops/s passed and failed in turn, and no higher rate failed every time before the ${budgetSec} s budget ran out: the host's noise, not the server's capacity, decided those steps. Run on a quieter host, or raise --slo-budget`,
+        );
       else if (this.passOpsPerSec !== null)
         this.end(
           'unbounded',
