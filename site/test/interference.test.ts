@@ -1,7 +1,15 @@
 // A result whose cells ran on a busy host shows it on its page: the BUSY_HOST and CPU_STEAL cell
 // warnings as badges in the cell table (the warning, with its figures, as the badge's title) and
 // in the list of cell warnings; DRIFT among the run's warnings.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingest, openDatabase } from '@redis-benchdb/db';
@@ -36,7 +44,14 @@ it('shows busy-host, CPU-steal and drift warnings with their figures on the resu
     db.close();
   }
   const out = join(dir, 'dist');
+  // A previous build in the same folder, and the leftover of one that was killed (its pid long gone):
+  // site:build moves the first aside and removes both while it builds, and leaves nothing behind.
+  mkdirSync(join(out, 'results', 'gone'), { recursive: true });
+  writeFileSync(join(out, 'results', 'gone', 'index.html'), 'a page of an earlier build');
+  mkdirSync(join(dir, '.dist.old-999999999', 'results'), { recursive: true });
   await buildSite(dbPath, out);
+  expect(existsSync(join(out, 'results', 'gone'))).toBe(false);
+  expect(readdirSync(dir).filter((n) => n.includes('.old-'))).toEqual([]);
   const html = readFileSync(join(out, 'results', id, 'index.html'), 'utf8');
   // A cell's label is submitted text: the page isolates it (<bdi>), so the cell holds it inside one.
   const row = (label: string) => {
