@@ -225,7 +225,7 @@ describe('a build without --png (the default)', () => {
       expect(svg.headers.get('content-type'), image).toBe('image/svg+xml');
       const og = await page.locator('meta[property="og:image"]').getAttribute('content');
       expect(new URL(og!).pathname, path).toBe('/og.png');
-      const card = Buffer.from(await (await fetch(server.url + '/og.png')).arrayBuffer());
+      const card = Buffer.from(await (await fetch(`${server.url}/og.png`)).arrayBuffer());
       expect(card.subarray(1, 4).toString()).toBe('PNG');
       await page.context().close();
     }

@@ -146,7 +146,7 @@ describe('run --cluster --slo', () => {
     );
     const after = await setCalls();
     // Every primary served part of every search: its keys spread over all the slots.
-    after.forEach((n, i) => expect(n, `primary ${i}`).toBeGreaterThan(before[i]!));
+    for (const [i, n] of after.entries()) expect(n, `primary ${i}`).toBeGreaterThan(before[i]!);
     expect(doc.cleanup.error).toBeNull();
   });
 });
