@@ -32,6 +32,27 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
+/** Asks every primary in turn, each over a connection of its own (never through the cluster client). */
+async function onEachPrimary<T>(ask: (redis: Redis) => Promise<T>): Promise<T[]> {
+  const answers: T[] = [];
+  for (const p of cluster.primaries) {
+    const redis = new Redis({
+      port: p.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    await redis.connect();
+    try {
+      answers.push(await ask(redis));
+    } finally {
+      redis.disconnect();
+    }
+  }
+  return answers;
+}
+
 describe('run --cluster', () => {
   let doc: ResultV1;
   let stderr: string;
@@ -75,21 +96,7 @@ describe('run --cluster', () => {
   });
 
   it('removes its keys from every primary', async () => {
-    for (const n of cluster.primaries) {
-      const redis = new Redis({
-        port: n.port,
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      redis.on('error', () => {});
-      await redis.connect();
-      try {
-        expect(await redis.keys(`${doc.keyPrefix}*`)).toEqual([]);
-      } finally {
-        redis.disconnect();
-      }
-    }
+    expect(await onEachPrimary((redis) => redis.keys(`${doc.keyPrefix}*`))).toEqual([[], [], []]);
   });
 
   it('says in text mode that it routes over the cluster', async () => {
@@ -103,26 +110,10 @@ describe('run --cluster', () => {
 
 describe('run --cluster --slo', () => {
   /** SET calls served by each primary, from its own commandstats. */
-  async function setCalls(): Promise<number[]> {
-    const calls: number[] = [];
-    for (const p of cluster.primaries) {
-      const redis = new Redis({
-        port: p.port,
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      redis.on('error', () => {});
-      await redis.connect();
-      try {
-        const info = await redis.info('commandstats');
-        calls.push(Number(/cmdstat_set:calls=(\d+)/.exec(info)?.[1] ?? 0));
-      } finally {
-        redis.disconnect();
-      }
-    }
-    return calls;
-  }
+  const setCalls = () =>
+    onEachPrimary(async (redis) =>
+      Number(/cmdstat_set:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0),
+    );
 
   it('searches over the cluster: every step is routed to all primaries and recorded, and the answer or its reason is printed', async () => {
     const before = await setCalls();
@@ -179,23 +170,7 @@ describe('run --cluster refuses what a cluster cannot do, before any load', () =
 describe('cleanup --cluster', () => {
   /** Keys on every primary, summed. */
   async function keysOnPrimaries(): Promise<number> {
-    let n = 0;
-    for (const p of cluster.primaries) {
-      const redis = new Redis({
-        port: p.port,
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      redis.on('error', () => {});
-      await redis.connect();
-      try {
-        n += await redis.dbsize();
-      } finally {
-        redis.disconnect();
-      }
-    }
-    return n;
+    return (await onEachPrimary((redis) => redis.dbsize())).reduce((a, b) => a + b, 0);
   }
 
   it('removes what a SIGKILLed run left on every primary', async () => {

@@ -92,6 +92,16 @@ function scripted(outcomes: Record<number, boolean[]>) {
   return { state, run, asked };
 }
 
+/** The steps of a loaded CI run (slo-tracks-server) up to its answer, 552 ops/s: each rate's outcomes in turn. */
+const loadedRun = (): Record<number, boolean[]> => ({
+  192: [true],
+  384: [true],
+  768: [false, true],
+  576: [false, true],
+  480: [true],
+  528: [true],
+});
+
 describe('searchRates', () => {
   const finish = (state: SearchState) =>
     state.finish([{ percentile: 50, maxUs: 20_000 }], 60, 30, { completed: 1, opsPerSec: 800 } as CellResult);
@@ -100,16 +110,7 @@ describe('searchRates', () => {
     // The steps of a loaded CI run (slo-tracks-server): 768 failed at a p50 of 140 ms, 576 failed,
     // 552 passed twice, then 576 and 768 each passed on their repeat. The search had ended
     // "unbounded, every rate up to 552 passed", with both failures forgotten.
-    const { state, run, asked } = scripted({
-      192: [true],
-      384: [true],
-      768: [false, true],
-      576: [false, true],
-      480: [true],
-      528: [true],
-      552: [true, true],
-      1540: [false, false],
-    });
+    const { state, run, asked } = scripted({ ...loadedRun(), 552: [true, true], 1540: [false, false] });
     await searchRates(state, run, 192);
     const s = finish(state);
     expect(asked.slice(0, 10)).toEqual([192, 384, 768, 576, 480, 528, 552, 552, 576, 768]);
@@ -120,12 +121,7 @@ describe('searchRates', () => {
 
   it('when no rate above the answer fails every time, it says the host decided, not "unbounded"', async () => {
     const { state, run } = scripted({
-      192: [true],
-      384: [true],
-      768: [false, true],
-      576: [false, true],
-      480: [true],
-      528: [true],
+      ...loadedRun(),
       552: [true, true, true],
       1540: [false, true],
       3080: [false, true],
