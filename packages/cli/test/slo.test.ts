@@ -85,9 +85,7 @@ describe('run --slo against a redis-server', () => {
     const dir = await tempDir();
     const out = `${dir}/slo.json`;
     const args = ['run', '-t', 'set', '-r', '1000', '-c', '10', '-p', String(server.port)];
-    const r = await runCli([...args, '--slo', 'p99<=5ms', '--slo-budget', '10', '--no-store', '--out', out], {
-      timeoutMs: 90_000,
-    });
+    const r = await runCli([...args, '--slo', 'p99<=5ms', '--slo-budget', '10', '--no-store', '--out', out]);
     expect(r.code, describeResult(r)).toBe(0);
     const steps = [...r.stderr.matchAll(STEP)];
     const answer = ANSWER.exec(r.stdout);
@@ -116,18 +114,16 @@ describe('run --slo against a redis-server', () => {
       expect(answer![5]).toBe(search.outcome);
       expect(doc.warnings.some((w) => w.code === 'SLO_UNBRACKETED' && w.cell === cell.label)).toBe(true);
     }
-  }, 120_000);
+  });
 
   it('--json carries the search; the answer goes to stderr', async () => {
     const args = ['run', '-t', 'set', '-r', '1000', '-c', '10', '-p', String(server.port)];
-    const r = await runCli([...args, '--slo', 'p99<=5ms', '--slo-budget', '8', '--no-store', '--json'], {
-      timeoutMs: 90_000,
-    });
+    const r = await runCli([...args, '--slo', 'p99<=5ms', '--slo-budget', '8', '--no-store', '--json']);
     expect(r.code, describeResult(r)).toBe(0);
     const doc = parseDoc(r.stdout);
     const search = doc.cells[0]!.trials[0]!.sloSearch!;
     expect(search.steps.length).toBe([...r.stderr.matchAll(STEP)].length);
     expect(ANSWER.exec(r.stderr)).not.toBeNull();
     for (const s of search.steps) expect(s.responseHistogram.length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

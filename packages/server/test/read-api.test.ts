@@ -40,7 +40,7 @@ beforeAll(async () => {
   server = await startServer({ dbPath });
   reader = openDatabase(dbPath, { readonly: true });
   api = `${server.url}/api/v1`;
-}, 300_000);
+});
 
 afterAll(async () => {
   reader?.close();
