@@ -75,16 +75,14 @@ const astro = fileURLToPath(new URL('../site/node_modules/astro/astro.js', impor
 const cacheDir = join(siteDir, 'node_modules/.cache');
 mkdirSync(cacheDir, { recursive: true });
 const cwd = mkdtempSync(join(cacheDir, 'astro-build-'));
+// A killed build's leftover is told by its pid, as the open-data cache tells a stopped build's.
+const { alive } = await import(new URL('../site/integration/open-data.mjs', import.meta.url));
 const removing = moveAside(env.REDIS_BENCHDB_SITE_OUT || join(siteDir, 'dist'));
 try {
   // The pages' short-lived objects (charts, views) fill V8's default young generation every few
   // milliseconds: a larger one spends less of the build collecting them (see prepare-pool.ts).
-  const node = [process.execPath, '--max-semi-space-size=64'];
-  const r = spawnSync(node[0], [...node.slice(1), astro, 'build', '--root', siteDir], {
-    cwd,
-    env,
-    stdio: 'inherit',
-  });
+  const argv = ['--max-semi-space-size=64', astro, 'build', '--root', siteDir];
+  const r = spawnSync(process.execPath, argv, { cwd, env, stdio: 'inherit' });
   process.exitCode = r.status ?? 1;
 } finally {
   rmSync(cwd, { recursive: true, force: true });
@@ -125,14 +123,4 @@ function moveAside(out) {
     });
     rm.on('close', done);
   });
-}
-
-function alive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
 }

@@ -106,7 +106,9 @@ function evict(cacheDir) {
   for (const { n } of entries.slice(KEEP)) rmSync(join(cacheDir, n), { recursive: true, force: true });
 }
 
-function alive(pid) {
+/** Whether a process still runs (a build's pid in a leftover's name). */
+export function alive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -275,8 +275,7 @@ export class SearchState {
 
   /** A rate strictly between these that both passed and failed: the gap is noise, not resolution. */
   mixedBetween(low: number, high: number): boolean {
-    for (const [x, c] of this.tally) if (x > low && x < high && c.pass > 0 && c.fail > 0) return true;
-    return false;
+    return this.mixedAbove(low).some((x) => x < high);
   }
 
   /** Rates above this one that passed and failed: the noise around the upper end. */
