@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const { importPublishedRedisBenchmark, validateImported } = await import(
+const { importPublishedRedisBenchmark, importPublishedTable, validateImported } = await import(
   new URL('../packages/result/dist/index.js', import.meta.url)
 );
 const OUT = fileURLToPath(new URL('../data/imported/', import.meta.url));
@@ -211,4 +211,45 @@ for (const r of runs) {
   if (!v.ok) throw new Error(`${r.file}: ${JSON.stringify(v.errors)}`);
   writeFileSync(`${OUT}${r.file}`, `${JSON.stringify(doc, null, 2)}\n`);
   console.log(r.file, doc.cells.length, doc.cells.map((c) => `${c.label}=${c.opsPerSec}`).join(' '));
+}
+
+// valkey-io/valkey#1026: 8.0.0-rc2 against 7.2.6, single-threaded, as shared/reference re-tabulates
+// it (a Markdown table of both versions side by side). One file per version, each parsed from the
+// same table excerpt by its own columns (`<version> rps`, `<version> avg ms`).
+const FV = 'published-valkey-8.0-vs-7.2-single-thread.md';
+const valkeyDoc = readFileSync(REF + FV, 'utf8');
+const valkeyTable = valkeyDoc
+  .split('\n')
+  .filter((l) => l.startsWith('|'))
+  .join('\n');
+const VALKEY_FACTS =
+  'The setup comes from the reference file\'s own words ("AWS r6g.metal (ARM, Graviton2), valkey-benchmark and the server on the same host, io-threads 1 (single thread), 50 clients, three runs"): connections is 50; io-threads 1 is a server setting, so it is here and not in the workload; the requests per run and the keyspace are not stated (null). The source gives no interval, only one figure per version and row. Labels name a row by its command, pipeline and value columns. The file parsed is the re-tabulation in shared/reference (its sha256 is contentSha256), which lists only the rows that could be read; the issue has more (128- and 1024-byte rows).';
+const valkeyMachine = {
+  description: 'AWS r6g.metal (ARM, Graviton2)',
+  cpuModel: 'Graviton2',
+  cores: null,
+  virtualization: 'bare-metal',
+  provider: 'AWS',
+  instanceType: 'r6g.metal',
+};
+for (const version of ['7.2.6', '8.0.0-rc2']) {
+  const file = `valkey-1026-r6g-metal-valkey-${version}.json`;
+  const doc = importPublishedTable({
+    document: valkeyDoc,
+    table: valkeyTable,
+    title: 'Benchmark results for 8.0.0-rc2 vs 7.2.6 using single thread (valkey-io/valkey issue #1026)',
+    section: null,
+    url: 'https://github.com/valkey-io/valkey/issues/1026',
+    publishedAt: null,
+    importedAt: '2026-11-28T12:00:00Z',
+    machine: valkeyMachine,
+    server: { product: 'valkey', version },
+    tool: { name: 'valkey-benchmark', version: null, commandLine: null },
+    workload: { connections: 50 },
+    notes: `Valkey ${version}'s columns of a side-by-side table. ${VALKEY_FACTS} No publication date: the reference file says only that a Valkey maintainer opened the issue before the 8.0 release.`,
+  });
+  const v = validateImported(doc);
+  if (!v.ok) throw new Error(`${file}: ${JSON.stringify(v.errors)}`);
+  writeFileSync(`${OUT}${file}`, `${JSON.stringify(doc, null, 2)}\n`);
+  console.log(file, doc.cells.length, doc.cells.map((c) => `${c.label}=${c.opsPerSec}`).join(' '));
 }

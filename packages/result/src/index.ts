@@ -92,6 +92,15 @@ export {
   quoteExcerpts,
 } from './import/published.js';
 export {
+  importPublishedTable,
+  isTableQuote,
+  type PublishedTableInput,
+  parseMarkdownTable,
+  tableCells,
+  tableRowLabel,
+  versionColumns,
+} from './import/published-table.js';
+export {
   type DistributionLine,
   findRedisBenchmarkCommand,
   parseRedisBenchmarkCsv,

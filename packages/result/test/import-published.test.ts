@@ -4,10 +4,15 @@ import {
   ImportError,
   type ImportedV1,
   importPublishedRedisBenchmark,
+  importPublishedTable,
+  isTableQuote,
+  parseMarkdownTable,
   parseRedisBenchmarkText,
   quoteExcerpts,
   sha256Of,
+  tableCells,
   validateImported,
+  versionColumns,
 } from '../src/index.js';
 
 // data/imported/: published results, one run per file. Nothing in them may be typed in: every
@@ -41,9 +46,12 @@ describe('data/imported', () => {
 
     it('has every opsPerSec verbatim in its quote', () => {
       const quote = doc.source.quote!;
-      // The rates the quote prints, as numbers: `200000.00 requests per second` is 200000.
+      // The rates the quote prints, as numbers: `200000.00 requests per second` is 200000; in a
+      // side-by-side table, the cells of this version's own rps column.
       const rates = new Set(
-        [...quote.matchAll(/(\d+(?:\.\d+)?) requests per second/g)].map((m) => Number(m[1])),
+        isTableQuote(quote)
+          ? parseMarkdownTable(quote).map((row) => Number(row[versionColumns(doc.server.version!).opsPerSec]))
+          : [...quote.matchAll(/(\d+(?:\.\d+)?) requests per second/g)].map((m) => Number(m[1])),
       );
       for (const cell of doc.cells) {
         expect(quote).toContain(String(cell.opsPerSec));
@@ -52,12 +60,17 @@ describe('data/imported', () => {
     });
 
     it('has exactly the figures its quote gives when parsed', () => {
+      const figures = (cells: ImportedV1['cells']) =>
+        cells.map((c) => ({ label: c.label, test: c.test, ops: c.opsPerSec, latency: c.latencyUs }));
+      if (isTableQuote(doc.source.quote!)) {
+        const cells = tableCells(doc.source.quote!, versionColumns(doc.server.version!));
+        expect(figures(doc.cells)).toEqual(figures(cells));
+        return;
+      }
       const parsed = parseRedisBenchmarkText(doc.source.quote!, {
         title: 't',
         importedAt: doc.source.importedAt,
       });
-      const figures = (cells: ImportedV1['cells']) =>
-        cells.map((c) => ({ label: c.label, test: c.test, ops: c.opsPerSec, latency: c.latencyUs }));
       expect(figures(doc.cells)).toEqual(figures(parsed.cells));
       expect(doc.tool.commandLine).toBe(parsed.tool.commandLine);
     });
@@ -159,5 +172,62 @@ describe('importPublishedRedisBenchmark', () => {
     expect(() =>
       importPublishedRedisBenchmark({ ...input, excerpts: [input.excerpts[0]!, 'Some page'] }),
     ).toThrow(/not found verbatim/);
+  });
+});
+
+describe('importPublishedTable', () => {
+  const document = [
+    'A comparison',
+    '| command | pipeline | value bytes | 1.0 rps | 2.0 rps | 1.0 avg ms | 2.0 avg ms |',
+    '|---|---|---|---|---|---|---|',
+    '| SET | 10 | 16 | 1000.50 | 1100.25 | 1.54 | - |',
+    '| get | 1 | 128 | 900.00 | 950.10 | 0.263 | 0.5 |',
+    'The end.',
+  ].join('\n');
+  const table = document.split('\n').slice(1, 5).join('\n');
+  const input = {
+    document,
+    table,
+    title: 'A comparison',
+    importedAt: '2026-11-28T12:00:00Z',
+    machine: {
+      description: 'a box',
+      cpuModel: null,
+      cores: null,
+      virtualization: null,
+      provider: null,
+      instanceType: null,
+    },
+    tool: { name: 'valkey-benchmark' as const, version: null, commandLine: null },
+    workload: { connections: 50 },
+    notes: 'Fifty: the page says so.',
+  };
+
+  it("takes one version's columns, with each row's workload, and keeps the table as the quote", () => {
+    const doc = importPublishedTable({ ...input, server: { product: 'valkey', version: '2.0' } });
+    expect(validateImported(doc)).toEqual({ ok: true });
+    expect(doc.source.quote).toBe(table);
+    expect(doc.source.contentSha256).toBe(sha256Of(document));
+    expect(doc.cells.map((c) => [c.label, c.test, c.opsPerSec, c.latencyUs.avgUs])).toEqual([
+      ['SET (pipeline 10, 16-byte values)', 'SET', 1100.25, null],
+      ['GET (pipeline 1, 128-byte values)', 'GET', 950.1, 500],
+    ]);
+    expect(doc.cells[1]!.workload).toMatchObject({ connections: 50, pipelineDepth: 1, valueSizeBytes: 128 });
+    const old = importPublishedTable({ ...input, server: { product: 'valkey', version: '1.0' } });
+    // Milliseconds by decimal shift: 0.263 ms is exactly 263 us.
+    expect(old.cells.map((c) => c.latencyUs.avgUs)).toEqual([1540, 263]);
+  });
+
+  it('refuses a table that is not in the document, or a version it has no column for', () => {
+    expect(() =>
+      importPublishedTable({
+        ...input,
+        table: table.replace('1000.50', '1000.51'),
+        server: { product: 'valkey', version: '1.0' },
+      }),
+    ).toThrow(/not found verbatim/);
+    expect(() => importPublishedTable({ ...input, server: { product: 'valkey', version: '3.0' } })).toThrow(
+      /no column "3.0 rps"/,
+    );
   });
 });

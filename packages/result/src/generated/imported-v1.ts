@@ -98,7 +98,7 @@ export interface ImportedServer {
  * via the `definition` "ImportedTool".
  */
 export interface ImportedTool {
-  name: 'redis-benchmark' | 'memtier_benchmark' | null;
+  name: 'redis-benchmark' | 'valkey-benchmark' | 'memtier_benchmark' | null;
   version: string | null;
   /**
    * The command as the source gives it, without a shell prompt.

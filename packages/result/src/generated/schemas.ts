@@ -2145,7 +2145,7 @@ export const importedV1Schema = {
       properties: {
         name: {
           type: ['string', 'null'],
-          enum: ['redis-benchmark', 'memtier_benchmark', null],
+          enum: ['redis-benchmark', 'valkey-benchmark', 'memtier_benchmark', null],
         },
         version: {
           type: ['string', 'null'],
