@@ -173,3 +173,57 @@ describe.skipIf(machines.length === 0)('the real dataset on the built site', () 
     await page.context().close();
   });
 });
+
+describe.skipIf(machines.length === 0)('published comparisons on the built site (issue 29)', () => {
+  const imported = join(root, 'data/imported');
+  /** data/imported's side-by-side publications: each version's file, by source. */
+  const pairs = () => {
+    const bySource = new Map<string, { version: string; cells: { label: string; opsPerSec: number }[] }[]>();
+    for (const f of readdirSync(imported).filter((x) => x.endsWith('.json'))) {
+      const doc = JSON.parse(readFileSync(join(imported, f), 'utf8'));
+      const key = doc.source.url ?? doc.source.title;
+      bySource.set(key, [...(bySource.get(key) ?? []), { version: doc.server.version, cells: doc.cells }]);
+    }
+    return [...bySource].filter(([, docs]) => docs.length === 2 && docs[0]!.version !== docs[1]!.version);
+  };
+
+  it('lists every row of each publication, with its published ratio and a match or the reason for none', async () => {
+    const publications = pairs();
+    expect(publications.map(([url]) => url)).toContain('https://github.com/valkey-io/valkey/issues/1026');
+    const { page, errors } = await site.open('/published/');
+    for (const [url, docs] of publications) {
+      const section = page.locator(`section.published[data-source="${url}"]`);
+      expect(await section.count(), url).toBe(1);
+      const [base, other] = [...docs].sort((a, b) =>
+        a.version.localeCompare(b.version, 'en', { numeric: true }),
+      );
+      const rows = await section.locator('tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          label: (tr as HTMLElement).dataset.row ?? '',
+          cells: [...tr.querySelectorAll('td')].map(
+            (td) => td.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+          ),
+        })),
+      );
+      expect(rows.map((r) => r.label)).toEqual(base!.cells.map((c) => c.label));
+      for (const row of rows) {
+        const a = base!.cells.find((c) => c.label === row.label)!.opsPerSec;
+        const b = other!.cells.find((c) => c.label === row.label)!.opsPerSec;
+        // The published ratio, from the two files' own figures.
+        expect(row.cells[3], row.label).toContain(`${(b / a).toFixed(3)}×`);
+        expect(row.cells[4], row.label).toMatch(
+          /No match: .+\.$|The published change lies (inside|outside) our interval on .+\.$/,
+        );
+      }
+    }
+    // Each version of a publication links here from its version page, and the link leads here.
+    const { page: version } = await site.open(`/versions/${slug('valkey', '8.0.0-rc2')}/`);
+    const link = version.locator('p.published-link a');
+    expect(await link.getAttribute('href')).toBe('/published/');
+    await Promise.all([version.waitForURL('**/published/'), link.click()]);
+    expect(await version.locator('h1').textContent()).toBe('Published comparisons');
+    expect(errors).toEqual([]);
+    await page.context().close();
+    await version.context().close();
+  });
+});

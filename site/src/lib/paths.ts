@@ -30,6 +30,7 @@ export const paths = {
   liveChartSvg: (chart: string) => `/live/${chart}.svg`,
   openData: () => '/data/',
   methodology: () => '/methodology/',
+  published: () => '/published/',
   exportJsonl: () => '/data/results.jsonl',
   snapshot: () => '/data/benchdb.sqlite',
   index: () => '/data/index.json',
