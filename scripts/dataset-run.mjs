@@ -126,8 +126,8 @@ for (const flag of runFlags) {
   if (OWN_OPTIONS.includes(name)) fail(`${name} after --: it is an option of dataset-run; give it before --`);
   if (SET_HERE.includes(name)) fail(`${name} after --: dataset-run sets it itself; leave it out`);
 }
-if (values.profile && !['quick', 'full'].includes(values.profile))
-  fail(`invalid --profile: ${values.profile} (quick or full)`);
+if (values.profile && !['quick', 'full', 'compare'].includes(values.profile))
+  fail(`invalid --profile: ${values.profile} (quick, full or compare)`);
 if (values.machine && !/^[a-z0-9][a-z0-9.-]*$/.test(values.machine))
   fail(`invalid --machine: ${values.machine} (lower-case letters, digits, '.' and '-')`);
 

@@ -18,7 +18,7 @@ export interface PlannedCells {
   /** `slo`: a search cell (--slo, or one of the suite's), each trial one search; else null. */
   cells: { label: string; options: CellOptions; slo: SloSearchOptions | null }[];
   trials: number;
-  suite: { id: string; profile: 'quick' | 'full' } | null;
+  suite: { id: string; profile: 'quick' | 'full' | 'compare' } | null;
 }
 
 /** The cells of a run (ad hoc from -t or a command, else the suite's profile), each checked before any load. */
@@ -35,7 +35,7 @@ export function planCells(plan: RunPlan): PlannedCells {
     for (const c of cells) validateCellOptions(c.options);
     if (plan.target.cluster) for (const c of cells) validateClusterCell(c.options);
     if (cells.length === 0) throw new Error('no tests given: name some with -t (e.g. -t set,get)');
-    const suite = plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' };
+    const suite = plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' | 'compare' };
     return { cells, trials, suite };
   } catch (err) {
     throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);

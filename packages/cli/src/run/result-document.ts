@@ -24,7 +24,7 @@ import type { collectEnvironment } from './environment.js';
 export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };
 
 export interface RunRecord {
-  suite: { id: string; profile: 'quick' | 'full' } | null;
+  suite: { id: string; profile: 'quick' | 'full' | 'compare' } | null;
   target: Target;
   keyPrefix: string;
   environment: Awaited<ReturnType<typeof collectEnvironment>>;

@@ -56,7 +56,7 @@ export interface ResultV1 {
   suite: {
     id: string;
     version: number;
-    profile: 'quick' | 'full';
+    profile: 'quick' | 'full' | 'compare';
   } | null;
   startedAt: string;
   finishedAt: string;

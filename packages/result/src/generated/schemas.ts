@@ -73,7 +73,7 @@ export const resultV1Schema = {
           minimum: 1,
         },
         profile: {
-          enum: ['quick', 'full'],
+          enum: ['quick', 'full', 'compare'],
         },
       },
     },
