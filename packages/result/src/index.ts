@@ -173,6 +173,7 @@ export {
   noiseBand,
   noiseFromMoments,
   noVerdictWarnings,
+  otherWorkUnknown,
   pairedVerdict,
   unpairedVerdict,
   type Verdict,

@@ -56,6 +56,15 @@ export const BUSY_HOST_OTHER_CPU_FRACTION = 0.05;
  */
 export const CPU_STEAL_FRACTION = 0.05;
 
+/**
+ * The runner read the host's figures (steal is known) but could not measure other work: its CPU
+ * accounting did not add up (the interference note says how). The cell is not known to be quiet, so
+ * no verdict rests on it: it counts as BUSY_HOST. Off Linux both are null and nothing is said.
+ */
+export function otherWorkUnknown(f: InterferenceShares): boolean {
+  return f.otherCpuFraction === null && f.stealFraction !== null;
+}
+
 /** A cell's interference figures as a result records them (only the two the thresholds read). */
 export interface InterferenceShares {
   otherCpuFraction: number | null;
@@ -82,7 +91,10 @@ export function noVerdictWarnings(
   // Today's thresholds also judge the figures an older runner recorded under looser ones: the
   // warning a result carries is what its runner thought then, the figure is what happened.
   const f = cell.interference;
-  if (f?.otherCpuFraction != null && f.otherCpuFraction > BUSY_HOST_OTHER_CPU_FRACTION)
+  if (
+    f &&
+    (otherWorkUnknown(f) || (f.otherCpuFraction != null && f.otherCpuFraction > BUSY_HOST_OTHER_CPU_FRACTION))
+  )
     codes.add('BUSY_HOST');
   if (f?.stealFraction != null && f.stealFraction > CPU_STEAL_FRACTION) codes.add('CPU_STEAL');
   if (cell.unstable) codes.add('UNSTABLE');
