@@ -39,9 +39,9 @@ function someStallUs(): number | null {
   }
 }
 
-/** The issue's busy loop, `timeout 120` as there: it ends even if this file is killed. */
+/** The issue's busy loop, under `timeout` so that it ends even if this file is killed first. */
 function startBusyLoop(cpu: number): ChildProcess {
-  return spawn('taskset', ['-c', String(cpu), 'timeout', '120', 'sh', '-c', 'while :; do :; done'], {
+  return spawn('taskset', ['-c', String(cpu), 'timeout', '600', 'sh', '-c', 'while :; do :; done'], {
     stdio: 'ignore',
   });
 }
