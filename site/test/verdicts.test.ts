@@ -128,7 +128,16 @@ describe('the methodology page', () => {
     const codes: string[] = schema.$defs.Warning.properties.code.enum;
     const { page } = await open('/methodology/');
     for (const code of codes) expect(await page.locator(`dt#warning-${code}`).count(), code).toBe(1);
-    for (const id of ['measure', 'comparable', 'noise', 'verdict', 'warnings', 'headline', 'copies'])
+    for (const id of [
+      'measure',
+      'comparable',
+      'noise',
+      'verdict',
+      'warnings',
+      'other-work',
+      'headline',
+      'copies',
+    ])
       expect(await page.locator(`h2#${id}`).count(), id).toBe(1);
     await page.context().close();
     for (const path of ['/', `/results/${fx.aa[0]}/`, `/compare/?r=${fx.aa.join(',')}`]) {

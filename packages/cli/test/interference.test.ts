@@ -8,7 +8,7 @@ import {
 import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textLine } from '../src/run/format.js';
-import { CellInterference, localServerPidOf } from '../src/run/interference.js';
+import { CellInterference, combineTrials, localServerPidOf } from '../src/run/interference.js';
 import {
   assertBuilt,
   describeResult,
@@ -118,6 +118,18 @@ describe('run: interference, drift and the env-v2 fingerprint in the result', ()
     expect(textLine({ ...summary, ...cell, interference: QUIET } as typeof summary, false)).not.toContain(
       'busy',
     );
+  });
+});
+
+describe('a cell over its trials', () => {
+  it('keeps the most disturbed figure; a trial whose other work is unknown leaves the cell unknown unless another is busy', () => {
+    const unknown = { ...QUIET, otherCpuFraction: null, note: 'its CPU accounting cannot be reconciled' };
+    expect(combineTrials([QUIET, { ...QUIET, otherCpuFraction: 0.2 }])!.otherCpuFraction).toBe(0.2);
+    const c = combineTrials([QUIET, unknown])!;
+    expect(c.otherCpuFraction).toBeNull();
+    expect(c.note).toBe(unknown.note);
+    expect(interferenceWarnings('SET', c).map((w) => w.code)).toEqual(['BUSY_HOST']);
+    expect(combineTrials([{ ...QUIET, otherCpuFraction: 0.3 }, unknown])!.otherCpuFraction).toBe(0.3);
   });
 });
 

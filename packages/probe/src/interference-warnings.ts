@@ -7,6 +7,7 @@ import {
   BUSY_HOST_OTHER_CPU_FRACTION,
   CPU_STEAL_FRACTION,
   type InterferenceFigures,
+  otherWorkUnknown,
 } from '@redis-benchdb/result';
 import type { Warning } from './types.js';
 
@@ -30,6 +31,13 @@ export function interferenceWarnings(cellLabel: string, f: InterferenceFigures):
       code: 'BUSY_HOST',
       cell: cellLabel,
       message: `Other processes used ${pct(f.otherCpuFraction)} of this host's CPU time while this cell was measured (threshold ${pct(BUSY_HOST_OTHER_CPU_FRACTION)})${queue}${server}: the client and server shared their CPUs with other work, so this cell's throughput is lower and its latency higher than the setup alone gives.`,
+    });
+  }
+  if (otherWorkUnknown(f)) {
+    out.push({
+      code: 'BUSY_HOST',
+      cell: cellLabel,
+      message: `Other work on this host could not be measured while this cell was measured (${f.note ?? 'no figure'}): the cell is not known to have had its CPUs to itself, so no verdict rests on it.`,
     });
   }
   if (f.stealFraction !== null && f.stealFraction > CPU_STEAL_FRACTION) {

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   interferenceFigures,
   localServerPid,
+  otherWork,
   parseInvoluntarySwitches,
   parsePidStatTicks,
   parseProcStat,
   type Snapshot,
   startInterferenceSampler,
 } from '../src/interference.js';
+import { otherProcTicks, type ProcTimes, parseProcTimes, readProcTimes } from '../src/interference-procs.js';
 import {
   BUSY_HOST_OTHER_CPU_FRACTION,
   CPU_STEAL_FRACTION,
@@ -34,8 +36,16 @@ procs_running 9
 const pidStat = (utime: number, stime: number) =>
   `4242 (redis-server *:6379) x) R 1 4242 4242 0 -1 4194560 100 0 0 0 ${utime} ${stime} 0 0 20 0 5 0 398450 3133440 417`;
 
-function snap(stat: string, client: number, server: number | null, cs: number, ss: number | null): Snapshot {
+function snap(
+  stat: string,
+  client: number,
+  server: number | null,
+  cs: number,
+  ss: number | null,
+  others: Map<number, ProcTimes> | null = null,
+): Snapshot {
   return {
+    others,
     stat: parseProcStat(stat)!,
     clientTicks: client,
     serverTicks: server,
@@ -53,6 +63,7 @@ describe('interference arithmetic on captured /proc text', () => {
       cpuCount: 2,
       totalTicks: 471388 + 12169 + 206113 + 98964 + 1397 + 0 + 2553 + 40,
       busyTicks: 471388 + 12169 + 206113,
+      irqTicks: 2553,
       stealTicks: 40,
       procsRunning: 7,
     });
@@ -92,6 +103,59 @@ describe('interference arithmetic on captured /proc text', () => {
     expect(f.serverInvoluntaryCtxSwitches).toBeNull();
     expect(f.clientInvoluntaryCtxSwitches).toBe(15);
     expect(f.runQueueMean).toBeNull();
+  });
+
+  it('counts other processes one by one, so a busy loop shows whatever /proc/stat calls its time', () => {
+    // Issue 34's shape: with tick accounting the client and server are charged the softirq ticks of
+    // their loopback packets, which /proc/stat files as softirq (60 here), so host busy less their time
+    // is 190 - 110 - 80 = 0, while a busy loop (pid 9) ran 40 ticks.
+    const start = new Map<number, ProcTimes>([
+      [9, { ticks: 1000, startTime: 5 }],
+      [10, { ticks: 7, startTime: 6 }],
+      [11, { ticks: 500, startTime: 7 }],
+    ]);
+    const end = new Map<number, ProcTimes>([
+      [9, { ticks: 1040, startTime: 5 }],
+      [10, { ticks: 9, startTime: 6 }],
+      [11, { ticks: 3, startTime: 90 }], // pid 11 reused: the new process's time is all in the interval
+      [12, { ticks: 2, startTime: 95 }], // born during the interval
+    ]);
+    expect(otherProcTicks(start, end)).toBe(40 + 2 + 3 + 2);
+    const f = interferenceFigures(
+      snap(STAT_START, 1000, 500, 10, 3, start),
+      snap(STAT_END.replace(' 2563 ', ' 2613 '), 1110, 580, 25, 7, end),
+      [],
+    );
+    expect(f.otherCpuFraction).toBe(0.1567); // 47 / 300, where the residual alone gave 0
+    expect(f.note).toBeNull();
+  });
+
+  it('the larger of residual and direct count; irreconcilable accounting says so and is not quiet', () => {
+    // total, busy (user+nice+system), irq+softirq, client, server, direct
+    expect(otherWork(1000, 600, 100, 300, 200, 20)).toEqual({ ticks: 100, note: null });
+    expect(otherWork(1000, 600, 100, 350, 250, 80)).toEqual({ ticks: 80, note: null });
+    // The processes used 900 of 1000 ticks; /proc/stat says 500 + 50 were busy: not reconcilable.
+    const unknown = otherWork(1000, 500, 50, 450, 410, 40);
+    expect(unknown.ticks).toBeNull();
+    expect(unknown.note).toMatch(
+      /counts 55% .* busy, less than its processes used \(90%; other processes 4%\)/,
+    );
+    expect(unknown.note).toMatch(/unknown and the cell is not taken as quiet/);
+    // Same, but the other processes alone cross the threshold: their time is a lower bound.
+    const lower = otherWork(1000, 500, 50, 400, 300, 200);
+    expect(lower.ticks).toBe(200);
+    expect(lower.note).toMatch(/at least the other processes/);
+    expect(otherWork(1000, 600, 100, null, 200, 20).ticks).toBeNull();
+    expect(otherWork(1000, 600, 100, 300, 200, null)).toEqual({ ticks: 100, note: null });
+  });
+
+  it('parses /proc/<pid>/stat times and scans the real /proc', () => {
+    expect(parseProcTimes(pidStat(120, 30))).toEqual({ ticks: 150, startTime: 398450 });
+    expect(parseProcTimes('1 (x) R')).toBeNull();
+    if (process.platform !== 'linux') return;
+    const procs = readProcTimes('/proc', new Set([process.pid]));
+    expect(procs.has(process.pid)).toBe(false);
+    expect(procs.has(1)).toBe(true);
   });
 
   it('samples this process for real on Linux, and says why not elsewhere', async () => {
@@ -144,6 +208,14 @@ describe('interference warnings', () => {
     const steal = interferenceWarnings('GET', { ...quiet, stealFraction: 0.12 });
     expect(steal.map((w) => w.code)).toEqual(['CPU_STEAL']);
     expect(steal[0]!.message).toContain('took 12%');
+  });
+
+  it('a host whose other work could not be measured is not taken as quiet: BUSY_HOST with the note', () => {
+    const note = "this host's /proc/stat counts 55% of the CPUs' time as busy, less than its processes used";
+    const w = interferenceWarnings('GET', { ...quiet, otherCpuFraction: null, note });
+    expect(w.map((x) => [x.code, x.cell])).toEqual([['BUSY_HOST', 'GET']]);
+    expect(w[0]!.message).toContain('could not be measured');
+    expect(w[0]!.message).toContain(note);
   });
 
   it('says nothing when the figures are unknown', () => {

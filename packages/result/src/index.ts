@@ -182,6 +182,7 @@ export {
   noiseBand,
   noiseFromMoments,
   noVerdictWarnings,
+  otherWorkUnknown,
   pairedVerdict,
   unpairedVerdict,
   type Verdict,

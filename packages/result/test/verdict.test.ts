@@ -148,6 +148,19 @@ describe('which warnings keep a cell from a verdict', () => {
     expect(noVerdictWarnings(warnings, { label: 'INCR', unstable: false, clientBound: null })).toEqual([]);
   });
 
+  it('a cell whose other work could not be measured (steal read, other CPU unknown) gets no verdict: BUSY_HOST', () => {
+    const cell = { label: 'INCR', unstable: false, clientBound: false };
+    const unknown = { otherCpuFraction: null, stealFraction: 0 };
+    expect(noVerdictWarnings([], { ...cell, interference: unknown })).toEqual(['BUSY_HOST']);
+    // Off Linux nothing was read: no figure, no claim either way.
+    expect(
+      noVerdictWarnings([], { ...cell, interference: { otherCpuFraction: null, stealFraction: null } }),
+    ).toEqual([]);
+    expect(
+      noVerdictWarnings([], { ...cell, interference: { otherCpuFraction: 0.01, stealFraction: 0 } }),
+    ).toEqual([]);
+  });
+
   it('DRIFT is said of the whole run: every cell', () => {
     const drift = [...warnings, { code: 'DRIFT', cell: null }];
     expect(noVerdictWarnings(drift, { label: 'INCR', unstable: false, clientBound: false })).toEqual([

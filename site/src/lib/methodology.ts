@@ -77,7 +77,7 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
   BUSY_HOST: {
     scope: 'cell',
     meaning:
-      "While the cell was measured, processes other than the client and the local server used more than 5% of the host's CPU time (read from /proc; measured: 0.04 at most on a quiet 2-CPU host, 0.07 to 0.30 with one busy process on the server's CPU): the cell shared its CPUs with other work. No verdict, and left out of headlines.",
+      "While the cell was measured, processes other than the client and the local server used more than 5% of the host's CPU time, or, on a host whose CPU accounting did not add up, other work could not be measured at all (see “How other work on the host is counted”): the cell shared its CPUs with other work, or is not known not to have. No verdict, and left out of headlines.",
   },
   CPU_STEAL: {
     scope: 'cell',
@@ -99,4 +99,19 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
     meaning:
       "The server had more I/O threads (its io-threads, main thread included) than the CPUs its process could run on: the threads spin waiting for each other's time slices. On one CPU, io-threads 2 measured a median 18 times slower than io-threads 1 for Redis and 53 times for Valkey 8.0.1 (data/README.md). The figures are real for that setup, and say nothing of io-threads on a machine that has the cores for them. Results from runners older than this check get it from their recorded io-threads and CPU affinity, marked as derived.",
   },
+};
+
+/**
+ * How BUSY_HOST's figure (otherCpuFraction) is counted, for its own block on the methodology page
+ * (issue 34). docs/RESULT-FORMAT.md has the same method with the field names.
+ */
+export const OTHER_WORK_METHOD: { title: string; points: string[] } = {
+  title: 'How other work on the host is counted',
+  points: [
+    "Over each trial's measured phase (after warm-up, to its last reply), the runner reads /proc at both ends: every process's own CPU time (/proc/<pid>/stat) and the host's busy time (/proc/stat).",
+    "Other work is the larger of two counts that can each miss work but never invent it: the CPU time of every process but the client and the local server, one by one; and the host's busy time (user, nice, system) less the client's and the server's. A busy loop on the client's or server's CPU counts in full in the first, whatever the kernel's accounting calls its time; the second also sees processes that start and end within the phase.",
+    "Runners before issue 34 used the second alone, and it missed a busy loop pinned to the server's CPU in 9 runs of 10 on an Intel 2-vCPU VM. With tick-based accounting the kernel charges the client and server for the softirq time of their own loopback packets, while /proc/stat files that time as softirq: on an AMD EPYC 2-vCPU VM at 45,000-53,000 ops/s, softirq was 17-18% of the host's time, and host busy less the client and server read 0.00-0.04 while other processes' own time was 0.16-0.22.",
+    "If the processes the runner sees used more CPU than /proc/stat counts busy (irq and softirq included, with 5% of the phase to spare), the host's accounting cannot be reconciled: the cell's interference note says so, its figure is the other processes' own time when that alone is over the threshold and unknown otherwise, and an unknown figure counts as BUSY_HOST: no verdict rests on other work that could not be measured.",
+    "Blind spots: processes in another container (not visible here) and processes too short-lived for both reads are seen only through the host's busy time, which reads low by the benchmark's own softirq on tick-accounting kernels; interrupt work done in no process is in neither count; another guest of the hypervisor is CPU_STEAL, not BUSY_HOST.",
+  ],
 };

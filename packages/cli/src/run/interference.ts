@@ -1,5 +1,6 @@
 import type { BenchSession } from '@redis-benchdb/engine';
 import {
+  BUSY_HOST_OTHER_CPU_FRACTION,
   type InterferenceFigures,
   type InterferenceSampler,
   interferenceWarnings,
@@ -55,16 +56,22 @@ export function combineTrials(trials: InterferenceFigures[]): InterferenceFigure
     const xs = known.map(f);
     return xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
   };
+  // A trial whose other work could not be measured (figures read, accounting irreconcilable) keeps
+  // the cell from passing as quiet, unless another trial already shows it busy.
+  const other = max((t) => t.otherCpuFraction);
+  const unknown = known.some((t) => t.otherCpuFraction === null && t.stealFraction !== null);
+  const notes = [...new Set(known.map((t) => t.note).filter((n): n is string => n !== null))];
   return {
     cpuCount: known[0]!.cpuCount,
     stealFraction: max((t) => t.stealFraction),
-    otherCpuFraction: max((t) => t.otherCpuFraction),
+    otherCpuFraction: unknown && (other === null || other <= BUSY_HOST_OTHER_CPU_FRACTION) ? null : other,
     runQueueMean: max((t) => t.runQueueMean),
     runQueueMax: max((t) => t.runQueueMax),
     clientInvoluntaryCtxSwitches: sum((t) => t.clientInvoluntaryCtxSwitches),
     serverInvoluntaryCtxSwitches: sum((t) => t.serverInvoluntaryCtxSwitches),
     sampleCount: known.reduce((a, t) => a + t.sampleCount, 0),
-    note: known[0]!.note,
+    // The schema holds a note to 500 characters.
+    note: notes.length ? notes.join('; ').slice(0, 500) : null,
   };
 }
 
@@ -80,7 +87,9 @@ export function interferenceFlags(label: string, f: InterferenceFigures | null |
   if (!f) return [];
   return interferenceWarnings(label, f).map((w) =>
     w.code === 'BUSY_HOST'
-      ? `busy host: other processes used ${pct(f.otherCpuFraction)} of the CPUs`
+      ? f.otherCpuFraction === null
+        ? 'busy host? other work could not be measured'
+        : `busy host: other processes used ${pct(f.otherCpuFraction)} of the CPUs`
       : `CPU steal ${pct(f.stealFraction)}`,
   );
 }
