@@ -1,5 +1,6 @@
 import { type BenchDb, openDatabase } from '@redis-benchdb/db';
 import { CliError } from '../errors.js';
+import { cliName, type Invocation, invocation } from './invocation.js';
 
 /**
  * The local SQLite database is optional: better-sqlite3 is a native module, so the npm package
@@ -20,9 +21,23 @@ export function needLocalDatabase(command: string, path: string, opts: { readonl
   const db = openLocalDatabase(path, opts);
   if (db) return db;
   throw new CliError(
-    `${command} needs the local SQLite database, and better-sqlite3 (a native module the runner does not install) is missing: install it where redis-benchdb is installed (npm install better-sqlite3) and run this again, or under npx: npx -p redis-benchdb -p better-sqlite3 redis-benchdb ${command} ...`,
+    `${command} needs the local SQLite database, and better-sqlite3 (a native module the runner does not install) is missing: ${addSqlite(command)}`,
     'ERR_NO_SQLITE',
   );
+}
+
+/** How to add better-sqlite3 beside this CLI and run `command` again, for the way it was started. */
+export function addSqlite(command: string, how: Invocation = invocation()): string {
+  switch (how.kind) {
+    case 'npx':
+      return `run it with better-sqlite3 beside it: ${cliName(undefined, undefined, ['better-sqlite3'])} ${command} ...`;
+    case 'path':
+      return `install it beside the global redis-benchdb (npm install -g better-sqlite3), then run ${cliName()} ${command} ... again`;
+    case 'local':
+      return `install it in this project (npm install better-sqlite3), then run ${cliName()} ${command} ... again`;
+    default:
+      return `install it where redis-benchdb is installed (npm install better-sqlite3) and run this again`;
+  }
 }
 
 function isSqliteMissing(err: unknown): boolean {
