@@ -86,6 +86,8 @@ const LONG = new Set([
   'packages/cli/test/launch.test.ts',
   // 2026-11-25, a later session: 914 s with this one in it (29 s of SLO searches through the CLI).
   'packages/cli/test/slo.test.ts',
+  // 2026-11-28, at load average 12: 473 s (a pack, a global install, better-sqlite3 compiled under npx).
+  'packages/cli/test/hints.test.ts',
 ]);
 
 // A renamed file would silently leave both tiers: say so instead.

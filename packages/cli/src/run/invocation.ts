@@ -38,16 +38,21 @@ export function invocation(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   return { kind: 'node', script: script ?? null };
 }
 
-/**
- * The words that start this CLI again the way the user did (see `Invocation`). `withPackages` are
- * packages the command needs beside it (better-sqlite3); only npx can add them on the fly.
- */
+/** The words that start this CLI again the way the user did: `startWords(invocation())`. */
 export function cliName(
   env: NodeJS.ProcessEnv = process.env,
   argv: string[] = process.argv,
   withPackages: string[] = [],
 ): string {
-  const how = invocation(env, argv);
+  return startWords(invocation(env, argv), withPackages);
+}
+
+/**
+ * The one place that decides how a printed command starts, for each way of starting (see
+ * `Invocation`). `withPackages` are packages the command needs beside it (better-sqlite3); only
+ * npx can add them on the fly.
+ */
+export function startWords(how: Invocation, withPackages: string[] = []): string {
   switch (how.kind) {
     case 'npx': {
       const packages = [...(how.packages ?? ['redis-benchdb']), ...withPackages];

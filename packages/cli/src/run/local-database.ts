@@ -1,6 +1,6 @@
 import { type BenchDb, openDatabase } from '@redis-benchdb/db';
 import { CliError } from '../errors.js';
-import { cliName, type Invocation, invocation } from './invocation.js';
+import { type Invocation, invocation, startWords } from './invocation.js';
 
 /**
  * The local SQLite database is optional: better-sqlite3 is a native module, so the npm package
@@ -30,11 +30,11 @@ export function needLocalDatabase(command: string, path: string, opts: { readonl
 export function addSqlite(command: string, how: Invocation = invocation()): string {
   switch (how.kind) {
     case 'npx':
-      return `run it with better-sqlite3 beside it: ${cliName(undefined, undefined, ['better-sqlite3'])} ${command} ...`;
+      return `run it with better-sqlite3 beside it: ${startWords(how, ['better-sqlite3'])} ${command} ...`;
     case 'path':
-      return `install it beside the global redis-benchdb (npm install -g better-sqlite3), then run ${cliName()} ${command} ... again`;
+      return `install it beside the global redis-benchdb (npm install -g better-sqlite3), then run ${startWords(how)} ${command} ... again`;
     case 'local':
-      return `install it in this project (npm install better-sqlite3), then run ${cliName()} ${command} ... again`;
+      return `install it in this project (npm install better-sqlite3), then run ${startWords(how)} ${command} ... again`;
     default:
       return `install it where redis-benchdb is installed (npm install better-sqlite3) and run this again`;
   }
