@@ -38,7 +38,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(`install: node-gyp uses Node's own headers in ${path.join(prefix, 'include', 'node')}`);
   }
   const args = ['-y', 'pnpm@9', 'install', '--frozen-lockfile', ...process.argv.slice(2)];
-  const r = spawnSync('npx', args, { stdio: 'inherit', env, cwd: path.dirname(path.dirname(fileURLToPath(import.meta.url))) });
+  const r = spawnSync('npx', args, {
+    stdio: 'inherit',
+    env,
+    cwd: path.dirname(path.dirname(fileURLToPath(import.meta.url))),
+  });
   if (r.error) console.error(`install: could not start npx: ${r.error.message}`);
   process.exit(r.status ?? 1);
 }
