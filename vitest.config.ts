@@ -61,6 +61,7 @@ const SHARES_THE_MACHINE = [
     'gen-synthetic-db',
     'between-run-noise',
     'bench-parsers',
+    'docs',
   ]),
 ].filter((f) => !RUN_A_SERVER.has(f));
 
