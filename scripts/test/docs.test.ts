@@ -36,7 +36,8 @@ describe('thresholds named in the docs are the code constants', () => {
     it(doc, () => {
       const text = read(doc);
       for (const [code, value] of constants)
-        for (const named of thresholdsNamed(text, code)) expect(named, `${doc}: ${code}`).toBeCloseTo(value, 9);
+        for (const named of thresholdsNamed(text, code))
+          expect(named, `${doc}: ${code}`).toBeCloseTo(value, 9);
     });
 
   it('the README names each of them, so the check above is not empty', () => {
@@ -86,6 +87,9 @@ describe("the README's two commands", () => {
     const short = /add `([^`]+)` after `run`/.exec(readme)?.[1];
     expect(short).toBeDefined();
     for (const word of short!.split(' ').filter((w) => w.startsWith('--')))
-      expect(flags.some((f) => f.split(/[ ,]+/).includes(word)), word).toBe(true);
+      expect(
+        flags.some((f) => f.split(/[ ,]+/).includes(word)),
+        word,
+      ).toBe(true);
   });
 });
