@@ -162,7 +162,10 @@ describe('every printed hint works as pasted, in each way the runner is started'
       redis.disconnect();
     });
 
-  it('what needs SQLite says how to add it: under npx the printed command fetches it and works', async () => {
+  // better-sqlite3 compiles under npx here: minutes on a busy 2-core machine. The backstop is the pack tests'.
+  it('what needs SQLite says how to add it: under npx the printed command fetches it and works', {
+    timeout: PACK_BACKSTOP_MS,
+  }, async () => {
     const npx = forms.find((f) => f.name === 'a tarball through npx')!;
     const r = await runCli(['export', '--jsonl'], npx.opts);
     expect(r.code, describeResult(r)).toBe(1);
