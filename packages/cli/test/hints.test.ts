@@ -32,6 +32,7 @@ import {
   packTarball,
   runnerPid,
 } from './helpers/forms.js';
+import { PACK_BACKSTOP_MS } from './helpers/pack.js';
 
 let root = '';
 let tgz = '';
