@@ -98,6 +98,7 @@ describe('the tarball the docs name is the one npm pack writes', () => {
   it('redis-benchdb-<version>.tgz is packages/cli/package.json version', () => {
     const { version } = JSON.parse(read('packages/cli/package.json'));
     for (const doc of DOCS)
-      for (const m of read(doc).matchAll(/redis-benchdb-(\d+\.\d+\.\d+)\.tgz/g)) expect(m[1], doc).toBe(version);
+      for (const m of read(doc).matchAll(/redis-benchdb-(\d+\.\d+\.\d+)\.tgz/g))
+        expect(m[1], doc).toBe(version);
   });
 });
