@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type BenchDb, openDatabase } from '@redis-benchdb/db';
 import { CliError } from '../errors.js';
 import { type Invocation, invocation, startWords } from './invocation.js';
@@ -18,7 +19,18 @@ export function openLocalDatabase(path: string, opts: { readonly?: boolean } = {
 
 /** The same, for a command that cannot do without it: a missing module is a clear error. */
 export function needLocalDatabase(command: string, path: string, opts: { readonly?: boolean } = {}): BenchDb {
-  const db = openLocalDatabase(path, opts);
+  let db: BenchDb | null;
+  try {
+    db = openLocalDatabase(path, opts);
+  } catch (err) {
+    // Read-only opens do not create the file: say what is missing instead of SQLite's own words.
+    if (opts.readonly && !existsSync(path))
+      throw new CliError(
+        `${command} reads the local database, and there is none at ${path} yet: run keeps each result in it (when better-sqlite3 is installed) and import adds published ones; or name another with --db`,
+        'ERR_NO_DATABASE',
+      );
+    throw err;
+  }
   if (db) return db;
   throw new CliError(
     `${command} needs the local SQLite database, and better-sqlite3 (a native module the runner does not install) is missing: ${addSqlite(command)}`,

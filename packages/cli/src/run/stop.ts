@@ -46,6 +46,9 @@ export class RunStop {
     for (const s of STOP_SIGNALS) process.on(s, this.handler);
     // The launcher (npx, npm) ending is a hang-up: nobody is left to stop the run, so it stops itself.
     this.unwatch = watchLauncher(() => {
+      // A Ctrl-C reaches the launcher and the run alike, and the launcher exits at once: that exit is
+      // not a second signal, which would stop the cleanup the first one started.
+      if (this.interrupted) return;
       process.stderr.on('error', () => {}); // its terminal or pipe may be gone with it
       this.log('\nthe process that started this run (npx, npm or pnpm) has ended');
       this.receive('SIGHUP');
