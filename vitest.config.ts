@@ -91,7 +91,8 @@ const LONG = new Set([
   'packages/cli/test/hints.test.ts',
   // 2026-11-28, at load average 15: 136 s (two runs through pnpm, one with its cleanup held by a pause).
   'packages/cli/test/launcher.test.ts',
-  // A fresh clone's install from the npm registry with an empty store, then a short run and the site.
+  // A fresh clone's install from the npm registry with an empty store, then a short run and the site:
+  // 1,443 s on 2026-11-28 at load average 15 (the install alone about 18 minutes).
   'scripts/test/readme-commands.test.ts',
 ]);
 
