@@ -62,6 +62,7 @@ const SHARES_THE_MACHINE = [
     'between-run-noise',
     'bench-parsers',
     'dataset-halfwidth',
+    'docs',
   ]),
 ].filter((f) => !RUN_A_SERVER.has(f));
 
@@ -89,6 +90,13 @@ const LONG = new Set([
   'packages/cli/test/slo.test.ts',
   // Issue 34's reproduction: ten CLI runs, five with a busy loop on the server's CPU (over a minute).
   'packages/cli/test/busy-host-hog.test.ts',
+  // 2026-11-28, at load average 12: 473 s (a pack, a global install, better-sqlite3 compiled under npx).
+  'packages/cli/test/hints.test.ts',
+  // 2026-11-28, at load average 15: 136 s (two runs through pnpm, one with its cleanup held by a pause).
+  'packages/cli/test/launcher.test.ts',
+  // A fresh clone's install from the npm registry with an empty store, then a short run and the site:
+  // 1,443 s on 2026-11-28 at load average 15 (the install alone about 18 minutes).
+  'scripts/test/readme-commands.test.ts',
 ]);
 
 // A renamed file would silently leave both tiers: say so instead.

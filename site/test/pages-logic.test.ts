@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyUnit, linearTicks, logTicks, timeTicks } from '../src/lib/charts/axes.js';
 import { sweepTicks } from '../src/lib/charts/sweep.js';
 import type { IndexRow } from '../src/lib/filters.js';
-import { reproduceCommands } from '../src/lib/reproduce.js';
+import { BEFORE_PUBLISHED, RUNNER_COMMAND, reproduceCommands } from '../src/lib/reproduce.js';
 import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
 import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
 import {
@@ -296,6 +296,16 @@ describe('reproduce', () => {
       'npx redis-benchdb run -t get -c 20 --duration 10 --warmup 1 -P 1 -d 64-1024 -r 100000 --key-pattern zipf --preload --rate 50000 --arrival poisson --threads 2 --seed 42 -s /tmp/valkey.sock --resp3',
       'npx redis-benchdb run -c 50 -n 200000 -P 8 --pipeline-mode window -d 32 -r 10000 --threads 2 --seed 42 --trials 2 -s /tmp/valkey.sock --resp3 HSET __key__ field __data__',
     ]);
+  });
+
+  it("starts with the runner's published name, and names the forms that work before it is published", () => {
+    const pkg = (p: string) => JSON.parse(readFileSync(new URL(p, root), 'utf8'));
+    const cli = pkg('packages/cli/package.json');
+    expect(RUNNER_COMMAND).toBe(`npx ${cli.name}`);
+    expect(Object.keys(cli.bin)).toEqual([cli.name]);
+    expect(pkg('package.json').scripts[cli.name]).toBeDefined();
+    expect(BEFORE_PUBLISHED.clone).toBe(`pnpm -s ${cli.name}`);
+    expect(BEFORE_PUBLISHED.tarball).toBe(`npx -y -p ./${cli.name}-VERSION.tgz ${cli.name}`);
   });
 
   it('gives a suite run its profile', () => {

@@ -293,6 +293,11 @@ describe('titles and the reproduce line', () => {
     expect(text).toContain('npx redis-benchdb run -t get -c 20 --duration 10');
     expect(text).toMatch(/npx redis-benchdb run -c 50 -n 200000 .* HSET __key__ field __data__$/m);
     expect(text).not.toContain('raw JSON');
+    // Until the runner is on npm, the page says what to run instead of its published name.
+    const note = await page.locator('p.before-published').textContent();
+    expect(note?.replace(/\s+/g, ' ')).toContain(
+      'in a clone of the repository with pnpm -s redis-benchdb in place of npx redis-benchdb',
+    );
     await page.context().close();
   });
 

@@ -328,6 +328,15 @@ describe('help and connection failures', () => {
     expect(r.stderr).not.toContain('throwaway');
   });
 
+  it('-h <a name that does not resolve> exits 1 and says to check -h, not a bare ENOTFOUND', async () => {
+    // .invalid never resolves (RFC 6761), with or without a network.
+    const r = await runCli(['run', '-t', 'get', '-n', '1000', '-h', 'no.such.host.invalid', '-p', '6390']);
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: cannot connect to no\.such\.host\.invalid:6390: no host of that name was found \(.*ENOTFOUND.*\)\. Check the spelling of -h, or give an IP address/m,
+    );
+  });
+
   it('a wrong or missing -a against a server with requirepass exits 1 and points at -a', async () => {
     const server = await testServer({ config: ['requirepass s3cret'] });
     const port = String(server.port);

@@ -39,6 +39,18 @@ describe('redis-benchdb export --jsonl', () => {
     );
   });
 
+  it("with no database yet, says so and what makes one, instead of SQLite's own error", async () => {
+    const dir = await tempDir();
+    const missing = path.join(dir, 'none', 'benchdb.sqlite');
+    const r = await runCli(['export', '--jsonl', '--db', missing]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `export --jsonl reads the local database, and there is none at ${missing} yet`,
+    );
+    expect(r.stderr).not.toContain('unexpected failure');
+  });
+
   it('asks for a format when none is given', async () => {
     const res = await runCli(['export', '--db', path.join(await tempDir(), 'x.sqlite')]);
     expect(res.code).toBe(2);

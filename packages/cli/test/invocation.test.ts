@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliName, connectionFlags, shellQuote, signalExitCode } from '../src/run/invocation.js';
+import { cliName, connectionFlags, pnpmName, shellQuote, signalExitCode } from '../src/run/invocation.js';
+import { addSqlite } from '../src/run/local-database.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rbdb-invocation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +41,74 @@ describe('cliName: the hint starts the CLI the way the user did', () => {
   });
   it('otherwise: node and the script, by absolute path', () => {
     expect(cliName({ PATH: '/nonexistent' }, ['node', bin])).toBe(`${shellQuote(process.execPath)} ${bin}`);
+  });
+});
+
+describe('cliName under npx: the packages npx fetched, as its cache directory records them', () => {
+  /** An npx cache directory as npm 7+ writes it: package.json with the specs, the bin inside. */
+  function npxCache(hash: string, deps: Record<string, string>, given: string[]): string {
+    const cache = path.join(dir, '.npm', '_npx', hash);
+    mkdirSync(path.join(cache, 'node_modules', 'redis-benchdb', 'bundle'), { recursive: true });
+    writeFileSync(
+      path.join(cache, 'package.json'),
+      JSON.stringify({ dependencies: deps, _npx: { packages: given } }),
+    );
+    return path.join(cache, 'node_modules', 'redis-benchdb', 'bundle', 'bin.js');
+  }
+
+  it('the published name: npx redis-benchdb; with better-sqlite3 beside it, both with -p', () => {
+    const bin = npxCache('a1', { 'redis-benchdb': '^0.2.0' }, ['redis-benchdb']);
+    expect(cliName({}, ['node', bin])).toBe('npx redis-benchdb');
+    expect(cliName({}, ['node', bin], ['better-sqlite3'])).toBe(
+      'npx -y -p redis-benchdb -p better-sqlite3 redis-benchdb',
+    );
+  });
+  it('a pinned version keeps the words the user gave', () => {
+    const bin = npxCache('a2', { 'redis-benchdb': '0.2.0' }, ['redis-benchdb@0.2.0']);
+    expect(cliName({}, ['node', bin])).toBe('npx -y -p redis-benchdb@0.2.0 redis-benchdb');
+  });
+  it('a tarball: by its absolute path, resolved from the cache directory (npx wrote it relative)', () => {
+    const tgz = path.join(dir, 'proj', 'redis-benchdb-0.2.0.tgz');
+    const rel = path.relative(path.join(dir, '.npm', '_npx', 'a3'), tgz);
+    const bin = npxCache('a3', { 'redis-benchdb': `file:${rel}` }, ['./redis-benchdb-0.2.0.tgz']);
+    expect(cliName({}, ['node', bin])).toBe(`npx -y -p ${tgz} redis-benchdb`);
+    expect(addSqlite('export', { kind: 'npx', packages: [tgz] })).toContain(
+      `npx -y -p ${tgz} -p better-sqlite3 redis-benchdb export ...`,
+    );
+  });
+  it('an unreadable cache directory: the published name', () => {
+    expect(cliName({}, ['node', path.join(dir, '.npm', '_npx', 'none', 'node_modules', 'x', 'bin.js')])).toBe(
+      'npx redis-benchdb',
+    );
+  });
+});
+
+describe('pnpmName: pnpm as the user can call it', () => {
+  it("pnpm when it is installed; npx -y pnpm@9 when it ran from npx's cache", () => {
+    expect(
+      pnpmName({
+        npm_execpath: '/usr/lib/node_modules/pnpm/bin/pnpm.cjs',
+        npm_config_user_agent: 'pnpm/9.15.9 npm/? node/v20',
+      }),
+    ).toBe('pnpm');
+    expect(
+      pnpmName({
+        npm_execpath: '/home/u/.npm/_npx/9f/node_modules/pnpm/bin/pnpm.cjs',
+        npm_config_user_agent: 'pnpm/9.15.9 npm/? node/v20',
+      }),
+    ).toBe('npx -y pnpm@9');
+  });
+  it('the repository script under pnpm from npx: npx -y pnpm@9 -s redis-benchdb', () => {
+    expect(
+      cliName(
+        {
+          npm_lifecycle_event: 'redis-benchdb',
+          npm_execpath: '/home/u/.npm/_npx/9f/node_modules/pnpm/bin/pnpm.cjs',
+          npm_config_user_agent: 'pnpm/9.15.9 npm/? node/v20',
+        },
+        ['node', '/repo/packages/cli/dist/bin.js'],
+      ),
+    ).toBe('npx -y pnpm@9 -s redis-benchdb');
   });
 });
 

@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultV1 } from '@redis-benchdb/result';
@@ -30,7 +32,7 @@ function filesEnding(dir: string, suffix: string): string[] {
 describe('the npm package', () => {
   it("VERSION in src/version.ts is package.json's version; better-sqlite3 is an optional peer only", () => {
     expect(VERSION).toBe(pkg.version);
-    expect(pkg.bin['redis-benchdb']).toBe('./bundle/bin.js');
+    expect(pkg.bin['redis-benchdb']).toBe('bundle/bin.js');
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       'ajv',
       'ajv-formats',
@@ -44,6 +46,34 @@ describe('the npm package', () => {
     expect(pkg.peerDependenciesMeta['better-sqlite3']?.optional).toBe(true);
   });
 
+  it('npm publish --dry-run passes with no warning: a README, a license, repository and engines', {
+    timeout: PACK_BACKSTOP_MS,
+  }, async () => {
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.engines?.node).toBe('>=20');
+    // A token that is never sent (a dry run): without one npm warns that it would need a login.
+    const home = mkdtempSync(path.join(tmpdir(), 'rbdb-publish-'));
+    cleanup.push(home);
+    const npmrc = path.join(home, '.npmrc');
+    writeFileSync(npmrc, '//registry.npmjs.org/:_authToken=dry-run-only\n');
+    const r = spawnSync('npm', ['publish', '--dry-run', '--json'], {
+      cwd: CLI_DIR,
+      env: { ...process.env, HOME: home, npm_config_userconfig: npmrc },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/npm warn/i);
+    const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Record<
+      string,
+      { files: { path: string }[] }
+    >;
+    const files = out[pkg.name]!.files.map((f) => f.path);
+    expect(files).toContain('README.md');
+    expect(files).toContain('LICENSE');
+    cleanup.push(path.join(CLI_DIR, tarball));
+  });
+
   it('installs from the tarball with no native build, runs, and every hint it prints works', {
     timeout: PACK_BACKSTOP_MS,
   }, async () => {
@@ -52,6 +82,8 @@ describe('the npm package', () => {
     cleanup.push(root, path.join(CLI_DIR, tarball));
     expect(info.filename).toBe(tarball);
     expect(info.files.map((f) => f.path).sort()).toEqual([
+      'LICENSE',
+      'README.md',
       'bundle/bin.js',
       'bundle/worker.js',
       'package.json',
@@ -151,6 +183,8 @@ describe('the npm package', () => {
     const exported = await runCli(['export', '--jsonl'], opts);
     expect(exported.code, describeResult(exported)).toBe(1);
     expect(exported.stderr).toContain('needs the local SQLite database');
-    expect(exported.stderr).toContain('npx -p redis-benchdb -p better-sqlite3 redis-benchdb export --jsonl');
+    expect(exported.stderr).toContain(
+      'install it in this project (npm install better-sqlite3), then run npx redis-benchdb export --jsonl ... again',
+    );
   });
 });

@@ -157,6 +157,8 @@ function describeConnectFailure(t: Target, err: Error): string {
     return `cannot connect to ${where}: nothing is listening there (${msg}). Start a server (redis-server --port ${t.port}) or point -h/-p/-s at one.`;
   if (/NOAUTH|WRONGPASS|invalid password|invalid username/i.test(msg))
     return `cannot authenticate to ${where}: ${msg}. Pass the password with -a and, for an ACL user, --user.`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(msg))
+    return `cannot connect to ${where}: no host of that name was found (${msg}). Check the spelling of -h, or give an IP address (-h 127.0.0.1 for this machine).`;
   if (/ETIMEDOUT|timeout/i.test(msg))
     return `cannot connect to ${where}: timed out (${msg}). Check the address and any firewall.`;
   return `cannot connect to ${where}: ${msg}`;

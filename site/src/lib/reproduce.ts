@@ -3,6 +3,18 @@ import type { ResultV1 } from '@redis-benchdb/result';
 type Cell = ResultV1['cells'][number];
 type Workload = Cell['workload'];
 
+/** How a reproduce line starts the runner: its published name on npm. */
+export const RUNNER_COMMAND = 'npx redis-benchdb';
+
+/**
+ * What replaces RUNNER_COMMAND until the runner is published on npm (the result page says so under
+ * its reproduce line): the repository's script in a clone, or the tarball `npm pack` writes.
+ */
+export const BEFORE_PUBLISHED = {
+  clone: 'pnpm -s redis-benchdb',
+  tarball: 'npx -y -p ./redis-benchdb-VERSION.tgz redis-benchdb',
+} as const;
+
 /**
  * The command lines that reproduce a measured result, from what it recorded: a suite run is its
  * profile; an ad hoc run is its flags in full (every workload parameter, the seed, the trials), with
@@ -10,7 +22,7 @@ type Workload = Cell['workload'];
  */
 export function reproduceCommands(doc: ResultV1): string[] {
   const target = targetFlags(doc);
-  if (doc.suite) return [['npx redis-benchdb run', `--profile ${doc.suite.profile}`, ...target].join(' ')];
+  if (doc.suite) return [[`${RUNNER_COMMAND} run`, `--profile ${doc.suite.profile}`, ...target].join(' ')];
   const groups = new Map<string, { tests: string[]; cell: Cell }>();
   for (const [i, c] of doc.cells.entries()) {
     const flags = workloadFlags(c.workload, c.trials.length).join(' ');
@@ -28,7 +40,7 @@ export function reproduceCommands(doc: ResultV1): string[] {
       : w.setGetRatio
         ? [`--ratio ${w.setGetRatio[0]}:${w.setGetRatio[1]}`]
         : [`-t ${tests.join(',')}`];
-    const words = ['npx redis-benchdb run', ...what, ...workloadFlags(w, cell.trials.length), ...target];
+    const words = [`${RUNNER_COMMAND} run`, ...what, ...workloadFlags(w, cell.trials.length), ...target];
     if (w.command) words.push(...w.command.map(shellWord));
     return words.join(' ');
   });

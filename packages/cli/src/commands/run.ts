@@ -188,8 +188,8 @@ What it does:
   SIGTERM and SIGHUP too; \`redis-benchdb cleanup\` removes what a killed run left); it never runs
   FLUSHALL or FLUSHDB.
 
-  With no -t and no command it runs the standard-v1 suite (--profile quick, about two minutes).
-  --profile full (about 22 minutes) ends with GET and SET searched as --slo 'p99<=1ms' would.
+  With no -t and no command it runs the standard-v1 suite (--profile quick).
+  --profile full ends with GET and SET searched as --slo 'p99<=1ms' would.
   If you name no server and nothing answers on 127.0.0.1:6379, it starts a throwaway redis-server.
 
   Each signed result is kept as a file in ~/.local/share/redis-benchdb/results/ (beside --db;
@@ -260,10 +260,10 @@ Launching servers to compare (--server-bin):
   With several launches --out r.json writes r.0.json, r.1.json ... and --json prints one
   document per line. At most 32 launches.
 
-  redis-benchdb run --server-bin redis-server --server-config-variant 'io-threads 1' \
+  redis-benchdb run --server-bin redis-server --server-config-variant 'io-threads 1' \\
     --server-config-variant 'io-threads 2' -t set,get -n 100000     io-threads 1 against 2
   redis-benchdb run --server-bin redis-server --transport tcp,unix -t get -P 16
-  redis-benchdb run --server-bin /opt/redis-6.2/redis-server --server-bin redis-server \
+  redis-benchdb run --server-bin /opt/redis-6.2/redis-server --server-bin redis-server \\
     --server-cpus 1 --client-cpus 0                                  two versions, pinned
   redis-benchdb run --server-bin redis-server --persistence none,aof-everysec,aof-always -t set
 `;

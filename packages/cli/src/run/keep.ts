@@ -4,7 +4,7 @@ import { defaultDatabasePath, resultPagePath, storeSubmission } from '@redis-ben
 import { checkSubmission } from '@redis-benchdb/db/checks';
 import { noServerHelp } from '../config.js';
 import { pendingHint, postEnvelope, rankLines, setAside, spool } from '../submit.js';
-import { cliName, shellQuote } from './invocation.js';
+import { cliName, pnpmName, shellQuote } from './invocation.js';
 import { openLocalDatabase } from './local-database.js';
 import { repositoryRoot } from './repository.js';
 import type { SubmitTarget } from './signing.js';
@@ -50,8 +50,9 @@ export async function keepAndSubmit(
           // The site builds from that database, but only a clone of the repository has the site.
           if (root) {
             const env = opts.db ? `REDIS_BENCHDB_DB=${shellQuote(resolve(dbPath))} ` : '';
+            const pnpm = pnpmName();
             lines.push(
-              `see it on the local site: cd ${shellQuote(root)} && ${env}pnpm site:build && pnpm site:preview, then open http://localhost:4321${resultPagePath(checked.id)}`,
+              `see it on the local site: cd ${shellQuote(root)} && ${env}${pnpm} site:build && ${pnpm} site:preview, then open http://localhost:4321${resultPagePath(checked.id)}`,
             );
           }
         } finally {

@@ -1,4 +1,5 @@
 import { signalExitCode } from './invocation.js';
+import { watchLauncher } from './launcher-watch.js';
 
 /** The signals that stop a run (and a run group) cleanly. */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -19,6 +20,7 @@ export class RunStop {
   signal: NodeJS.Signals | null = null;
   private count = 0;
   private readonly handler = (s: NodeJS.Signals) => this.receive(s);
+  private unwatch: () => void = () => {};
 
   constructor(private readonly log: (s: string) => void) {}
 
@@ -42,10 +44,20 @@ export class RunStop {
 
   install(): void {
     for (const s of STOP_SIGNALS) process.on(s, this.handler);
+    // The launcher (npx, npm) ending is a hang-up: nobody is left to stop the run, so it stops itself.
+    this.unwatch = watchLauncher(() => {
+      // A Ctrl-C reaches the launcher and the run alike, and the launcher exits at once: that exit is
+      // not a second signal, which would stop the cleanup the first one started.
+      if (this.interrupted) return;
+      process.stderr.on('error', () => {}); // its terminal or pipe may be gone with it
+      this.log('\nthe process that started this run (npx, npm or pnpm) has ended');
+      this.receive('SIGHUP');
+    });
   }
 
   uninstall(): void {
     for (const s of STOP_SIGNALS) process.off(s, this.handler);
+    this.unwatch();
   }
 
   private receive(s: NodeJS.Signals): void {

@@ -13,6 +13,9 @@ const execFileP = promisify(execFile);
 export interface PackageJson {
   name: string;
   version: string;
+  license: string;
+  repository?: { type: string; url: string; directory?: string };
+  engines?: { node?: string };
   bin: Record<string, string>;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
