@@ -67,6 +67,7 @@ export {
   type RunCellHooks,
   type Stall,
   validateClusterCell,
+  type WrongReplies,
 } from './session.js';
 export {
   bracketOf,

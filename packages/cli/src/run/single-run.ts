@@ -52,6 +52,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
   stop.install();
 
   let session: BenchSession | null = null;
+  let cleanedUp = false;
   try {
     session = await BenchSession.open(plan.target);
     // A throwaway server is new: nothing earlier can be on it.
@@ -139,6 +140,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
         drift = await measureDrift(session, cells[driftAt]!, first, stop.load).catch(() => null);
       }
 
+    cleanedUp = true;
     const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
     if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
@@ -190,6 +192,16 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
         `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
       );
     return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
+  } catch (err) {
+    // The run failed outside a cell (the server's INFO, a reply past the limits): its keys go all the same.
+    if (session && !cleanedUp) {
+      const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
+      log(
+        cleanup.error ??
+          `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
+      );
+    }
+    throw err;
   } finally {
     stop.uninstall();
     await session?.close();
