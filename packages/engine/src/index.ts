@@ -39,6 +39,7 @@ export {
   ERRORS_RATIO,
   OptionsError,
   type PipelineMode,
+  STALL_END_MARGIN_SEC,
   STALL_WARN_MS,
   type Target,
   validateCellOptions,

@@ -179,3 +179,9 @@ export {
   type VerdictCell,
   type VerdictRule,
 } from './verdict.js';
+export {
+  CROSS_CHECK_SHORTFALL_TOLERANCE,
+  crossCheckShortfall,
+  describeShortfall,
+  wrongReplyCells,
+} from './wrong-replies.js';

@@ -13,7 +13,12 @@ import { leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
 import { isListening, startThrowawayServer } from './local-server.js';
 import { Progress } from './progress.js';
 import type { RunPlan, RunRequest } from './request.js';
-import { buildResultDocument, isErrorDominated, type MeasuredCell } from './result-document.js';
+import {
+  buildResultDocument,
+  isErrorDominated,
+  type MeasuredCell,
+  reportWrongReplies,
+} from './result-document.js';
 import { prepareSigning } from './signing.js';
 import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
@@ -191,7 +196,9 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       log(
         `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
       );
-    return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
+    const wrong = reportWrongReplies(doc, log);
+    if (stop.interrupted) return stop.exitCode;
+    return doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0;
   } catch (err) {
     // The run failed outside a cell (the server's INFO, a reply past the limits): its keys go all the same.
     if (session && !cleanedUp) {
