@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkSubmission, IngestError } from '@redis-benchdb/db';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, describeResult, removeTempDirs, spawnCli } from './helpers/cli.js';
+import {
+  assertBuilt,
+  describeResult,
+  readEnvelope,
+  removeTempDirs,
+  spawnCli,
+  tempDir,
+} from './helpers/cli.js';
 import { type HostileRule, HostileServer } from './helpers/hostile-server.js';
 
 /**
@@ -66,9 +75,7 @@ describe('a hostile server on the measured connections', () => {
       [{ command: 'GET', connection: 'load', send }],
       ['-t', 'get', '-n', '2000', '-c', '2'],
     );
-    process.stderr.write(
-      `${send}: exit ${r.code} after ${r.ms} ms, peak RSS ${r.peakMib} MiB\n${r.stderr}\n`,
-    );
+    process.stderr.write(`${send}: exit ${r.code} after ${r.ms} ms, peak RSS ${r.peakMib} MiB\n`);
     expect(r.killed, `peak RSS ${r.peakMib} MiB`).toBe(false);
     expect(r.code, describeResult(r)).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${r.server.port}`));
@@ -107,9 +114,34 @@ describe('a hostile server on the control connection', () => {
       [{ command: 'INFO', send: 'integer' }],
       ['-t', 'ping_mbulk', '-n', '2000', '-c', '2'],
     );
-    process.stderr.write(`INFO integer: exit ${r.code} after ${r.ms} ms\n${r.stderr}\n`);
+    process.stderr.write(`INFO integer: exit ${r.code} after ${r.ms} ms\n`);
     expect(r.code, describeResult(r)).toBe(1);
     expect(r.stderr).toMatch(/127\.0\.0\.1:\d+ answered INFO with an integer/);
     expect(r.stderr).not.toMatch(/unexpected failure|TypeError/);
+  });
+});
+
+describe('a server that answers with replies of the wrong type', () => {
+  it('GET answered with integers: WRONG_REPLIES, exit 1, and ingest refuses the result', async () => {
+    const file = path.join(await tempDir(), 'wrong.json');
+    const r = await runAgainst(
+      [{ command: 'GET', connection: 'load', send: 'integer' }],
+      ['-t', 'get', '-n', '3000', '-c', '2', '--out', file],
+    );
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(
+      /warning WRONG_REPLIES \(GET\): .*3,\d{3} replies to GET were an integer, which GET never returns/,
+    );
+    expect(r.stderr).toMatch(/error: the server's replies were wrong in GET \(warning WRONG_REPLIES\)/);
+    const { payload } = await readEnvelope(file);
+    expect(payload.warnings.filter((w) => w.code === 'WRONG_REPLIES').map((w) => w.cell)).toEqual(['GET']);
+    let refused: unknown = null;
+    try {
+      checkSubmission(readFileSync(file, 'utf8'));
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toBeInstanceOf(IngestError);
+    expect((refused as IngestError).code).toBe('WRONG_REPLIES');
   });
 });

@@ -149,9 +149,6 @@ export class BenchSession {
       },
       { control: this.meter, ...hooks },
     );
-    // The server was silent for the whole --timeout: what follows must not wait that long again.
-    if (run.reports.some((r) => r.incompleteReason === 'reply-timeout'))
-      for (const n of this.keyStore.nodes()) n.expectStall();
     const statsAfter = await this.meter.commandStats().catch(() => null);
     return buildResult(options, tests.list, run.reports, run.cpu, statNames, statsBefore, statsAfter);
   }

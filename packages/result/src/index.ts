@@ -107,6 +107,7 @@ export {
 } from './json-structure.js';
 export { medianCiOrderStatistics, type OrderStatisticCi } from './median-ci.js';
 export {
+  compileSchemas,
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,

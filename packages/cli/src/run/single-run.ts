@@ -1,5 +1,5 @@
 import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
-import { signResult, validateResult } from '@redis-benchdb/result';
+import { compileSchemas, signResult, validateResult } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import { planCells, SUITE_ID } from './cells.js';
 import { describeCluster } from './cluster.js';
@@ -39,6 +39,8 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
 
   const { cells, trials, suite } = planCells(plan);
   const { key, submit } = await prepareSigning(flags, log);
+  // Paid now, not after a stall, when the run has --timeout plus a margin to end in.
+  compileSchemas();
 
   let launched: LaunchedServer | null = null;
   if (
