@@ -48,9 +48,8 @@ export interface CellResult {
   /** The longest wait for a reply, when it reached STALL_WARN_MS or the reply deadline. */
   stall: Stall | null;
   /**
-   * Replies of a type the command cannot return (an integer to GET), warm-up included, and the
-   * first one's RESP type byte; null when every reply had a type the command returns, or the
-   * command's types are unknown (a custom command).
+   * Replies of a type the command never returns (an integer to GET), warm-up included, and the first
+   * one's RESP type byte; null when there were none, or the command's types are unknown (custom).
    */
   wrongReplies: WrongReplies | null;
   incomplete: boolean;
@@ -177,9 +176,8 @@ export class BenchSession {
   }
 
   /**
-   * The control connection was cut for a reply past the limits (ControlRedis): the run's keys are
-   * still to remove, so a new connection is opened for that, under the same limits. One cut for a
-   * silent server (--timeout) is kept: a second wait would only make the run end later.
+   * A control connection cut for a reply past the limits (ControlRedis) is opened again, under the
+   * same limits, to remove the run's keys; one cut for silence (--timeout) is not: waiting again would only end the run later.
    */
   private async reconnectIfRefused(): Promise<void> {
     const cut = this.controlPlane.redis.cutReason;

@@ -65,7 +65,20 @@ export class ReplyReader {
   private replyBytes = 0;
   private replyValues = 0;
 
-  constructor(private readonly limits: ReplyLimits = MEASURED_REPLY_LIMITS) {}
+  // The limits as plain fields: the hot path reads them once per header, with no object between.
+  private readonly maxDepth: number;
+  private readonly maxLineBytes: number;
+  private readonly maxBulkBytes: number;
+  private readonly maxReplyBytes: number;
+  private readonly maxReplyValues: number;
+
+  constructor(limits: ReplyLimits = MEASURED_REPLY_LIMITS) {
+    this.maxDepth = limits.maxDepth;
+    this.maxLineBytes = limits.maxLineBytes;
+    this.maxBulkBytes = limits.maxBulkBytes;
+    this.maxReplyBytes = limits.maxReplyBytes;
+    this.maxReplyValues = limits.maxReplyValues;
+  }
 
   /**
    * Count top-level replies whose type byte is not among `types` (e.g. '$_' for GET) as wrong;
@@ -135,7 +148,7 @@ export class ReplyReader {
         this.carry = Buffer.from(buf.subarray(i, end));
         break;
       }
-      if (j - i > this.limits.maxLineBytes) this.checkLine(j - i);
+      if (j - i > this.maxLineBytes) this.checkLine(j - i);
       this.header(buf, i, j - 1);
       i = j + 1;
     }
@@ -154,16 +167,16 @@ export class ReplyReader {
       return;
     }
     this.replyBytes = this.replies === repliesBefore ? this.replyBytes + end : end;
-    if (this.replyBytes > this.limits.maxReplyBytes)
+    if (this.replyBytes > this.maxReplyBytes)
       throw new ReplyLimitError(
-        `a reply of more than ${fmt(this.limits.maxReplyBytes)} bytes (the most the control connection buffers for one reply)`,
+        `a reply of more than ${fmt(this.maxReplyBytes)} bytes (the most the control connection buffers for one reply)`,
       );
   }
 
   private checkLine(bytes: number): void {
-    if (bytes > this.limits.maxLineBytes)
+    if (bytes > this.maxLineBytes)
       throw new ReplyLimitError(
-        `a line longer than ${fmt(this.limits.maxLineBytes)} bytes with no end in sight (the longest header or status line taken)`,
+        `a line longer than ${fmt(this.maxLineBytes)} bytes with no end in sight (the longest header or status line taken)`,
       );
   }
 
@@ -195,9 +208,9 @@ export class ReplyReader {
       case 33: {
         // ! blob error
         const len = parseLength(buf, start + 1, crPos);
-        if (len > this.limits.maxBulkBytes)
+        if (len > this.maxBulkBytes)
           throw new ReplyLimitError(
-            `a bulk string of ${fmt(len)} bytes, more than ${fmt(this.limits.maxBulkBytes)} (the longest taken)`,
+            `a bulk string of ${fmt(len)} bytes, more than ${fmt(this.maxBulkBytes)} (the longest taken)`,
           );
         if (len < 0) {
           if (this.stack.length === 0) this.nil();
@@ -222,14 +235,12 @@ export class ReplyReader {
           this.aggregateDone(kind);
           return;
         }
-        if (this.stack.length >= this.limits.maxDepth)
-          throw new ReplyLimitError(
-            `a reply nested deeper than ${this.limits.maxDepth} levels (the deepest taken)`,
-          );
+        if (this.stack.length >= this.maxDepth)
+          throw new ReplyLimitError(`a reply nested deeper than ${this.maxDepth} levels (the deepest taken)`);
         this.replyValues += n;
-        if (this.replyValues > this.limits.maxReplyValues)
+        if (this.replyValues > this.maxReplyValues)
           throw new ReplyLimitError(
-            `a reply of more than ${fmt(this.limits.maxReplyValues)} values (the most the control connection builds for one reply)`,
+            `a reply of more than ${fmt(this.maxReplyValues)} values (the most the control connection builds for one reply)`,
           );
         this.stack.push(n);
         this.kinds.push(kind);
