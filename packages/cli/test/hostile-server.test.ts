@@ -83,11 +83,14 @@ describe('a hostile server on the measured connections', () => {
     expect(r.stderr).not.toMatch(/unexpected failure|Please report/);
     // The control connection still works, so the run removed its keys there.
     expect(r.stderr).toMatch(/removed \d+ keys? under rbdb:/);
+    expect(r.server.written.size).toBeGreaterThan(0);
+    expect([...r.server.keys]).toEqual([]);
     expect(r.peakMib).toBeLessThan(PEAK_RSS_MIB);
   });
 });
 
 describe('a hostile server on the control connection', () => {
+  // At PING the run has written nothing; by INFO it has marked its prefix, and a new connection removes that.
   it.each([
     ['PING', 'deep-nesting', /nested deeper than 64 levels/],
     ['PING', 'endless-line', /line longer than 65,536 bytes/],
@@ -106,6 +109,11 @@ describe('a hostile server on the control connection', () => {
       expect(r.stderr).toMatch(limit);
       expect(r.stderr).not.toMatch(/unexpected failure|Please report|RangeError/);
       expect(r.peakMib).toBeLessThan(PEAK_RSS_MIB);
+      if (command === 'INFO') {
+        expect(r.server.written.size).toBeGreaterThan(0);
+        expect(r.stderr).toMatch(/removed \d+ keys? under rbdb:/);
+      }
+      expect([...r.server.keys]).toEqual([]);
     },
   );
 
@@ -118,6 +126,9 @@ describe('a hostile server on the control connection', () => {
     expect(r.code, describeResult(r)).toBe(1);
     expect(r.stderr).toMatch(/127\.0\.0\.1:\d+ answered INFO with an integer/);
     expect(r.stderr).not.toMatch(/unexpected failure|TypeError/);
+    expect(r.server.written.size).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/removed \d+ keys? under rbdb:/);
+    expect([...r.server.keys]).toEqual([]);
   });
 });
 

@@ -40,6 +40,10 @@ export class HostileServer {
   readonly calls = new Map<string, number>();
   /** Bytes of hostile replies written so far. */
   hostileBytes = 0;
+  /** Keys written by the commands that write one (SET, HSET, PSETEX...), until UNLINK or DEL. */
+  readonly keys = new Set<string>();
+  /** Every key ever written: what the run marked, whether or not it was removed. */
+  readonly written = new Set<string>();
   port = 0;
 
   private constructor(private readonly rules: HostileRule[]) {
@@ -129,36 +133,53 @@ export class HostileServer {
     pump();
   }
 
-  /** A plausible answer, as a Redis 7 would give it. */
+  /** A plausible answer, as a Redis 7 would give it; keys are kept by name, so cleanup can be checked. */
   private answer(name: string, words: string[]): string {
+    const key = words[1] ?? '';
     switch (name) {
       case 'PING':
         return '+PONG\r\n';
       case 'INFO':
         return bulk(this.info());
       case 'GET':
-        return bulk('x'.repeat(3));
-      case 'SCAN':
-        return '*2\r\n$1\r\n0\r\n*0\r\n';
-      case 'CONFIG':
-      case 'CLIENT':
-        return words[1]?.toUpperCase() === 'LIST' ? bulk('id=1 addr=127.0.0.1:1 cmd=client\n') : '*0\r\n';
+        return this.keys.has(key) ? bulk('xxx') : '$-1\r\n';
+      case 'SCAN': {
+        const at = words.findIndex((w) => w.toUpperCase() === 'MATCH');
+        const re = globToRegExp(at > 0 ? (words[at + 1] ?? '*') : '*');
+        const found = [...this.keys].filter((k) => re.test(k));
+        return `*2\r\n$1\r\n0\r\n*${found.length}\r\n${found.map(bulk).join('')}`;
+      }
+      case 'UNLINK':
+      case 'DEL':
+        return `:${words.slice(1).filter((k) => this.keys.delete(k)).length}\r\n`;
+      case 'EXISTS':
+        return `:${words.slice(1).filter((k) => this.keys.has(k)).length}\r\n`;
+      case 'SET':
+      case 'PSETEX':
+      case 'MSET':
+        this.write(key);
+        return '+OK\r\n';
+      case 'HSET':
       case 'INCR':
       case 'LPUSH':
       case 'RPUSH':
       case 'SADD':
-      case 'HSET':
       case 'ZADD':
-      case 'DEL':
-      case 'UNLINK':
-      case 'EXISTS':
-      case 'PEXPIRE':
+        this.write(key);
         return ':1\r\n';
-      case 'QUIT':
-        return '+OK\r\n';
+      case 'HGETALL':
+        return '*0\r\n';
+      case 'CONFIG':
+      case 'CLIENT':
+        return words[1]?.toUpperCase() === 'LIST' ? bulk('id=1 addr=127.0.0.1:1 cmd=client\n') : '*0\r\n';
       default:
         return '+OK\r\n';
     }
+  }
+
+  private write(key: string): void {
+    this.keys.add(key);
+    this.written.add(key);
   }
 
   private info(): string {
@@ -180,6 +201,20 @@ export class HostileServer {
       '',
     ].join('\r\n');
   }
+}
+
+/** SCAN's MATCH pattern as a RegExp: `*`, `?` and backslash escapes (what escapeGlob writes). */
+function globToRegExp(glob: string): RegExp {
+  const literal = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && i + 1 < glob.length) out += literal(glob[++i]!);
+    else if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else out += literal(c);
+  }
+  return new RegExp(`^${out}$`);
 }
 
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
