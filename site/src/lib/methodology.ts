@@ -97,7 +97,7 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
   WRONG_REPLIES: {
     scope: 'cell',
     meaning:
-      "The server did not answer the command as the command answers: replies of another type (an integer to GET), or INFO commandstats counting more than 1% fewer calls than the replies the client received. Such figures measure a proxy, a fake or a server that replies without running the command. The runner exits non-zero and the database refuses the result, so no page shows one.",
+      'The server did not answer the command as the command answers: replies of another type (an integer to GET), or INFO commandstats counting more than 1% fewer calls than the replies the client received. Such figures measure a proxy, a fake or a server that replies without running the command. The runner exits non-zero and the database refuses the result, so no page shows one.',
   },
   IO_THREADS_OVER_CPUS: {
     scope: 'run',

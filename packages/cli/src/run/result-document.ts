@@ -10,10 +10,10 @@ import {
 import {
   type Cell,
   type Cluster,
-  crossCheckShortfall,
-  describeShortfall,
   cleanNullableText,
   cleanText,
+  crossCheckShortfall,
+  describeShortfall,
   type ResultV1,
   TEXT_MAX,
   type Warning,
