@@ -43,7 +43,13 @@ const SHARES_THE_MACHINE = [
     // cores cost what the parallelism saved (the clean-clone run took 1,103 s with them here, 1,028 s
     // without). They run one at a time.
   ]),
-  ...tests('packages/engine/test', ['cluster-slots', 'keys', 'reply-reader', 'request-template']),
+  ...tests('packages/engine/test', [
+    'cluster-slots',
+    'keys',
+    'reply-limits',
+    'reply-reader',
+    'request-template',
+  ]),
   ...tests('packages/probe/test', ['built-servers', 'clean', 'si-facts', 'warnings']),
   ...tests('packages/server/test', [
     'copies',

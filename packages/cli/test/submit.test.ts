@@ -179,3 +179,17 @@ describe('keeping and submitting results', () => {
     await service.done;
   });
 });
+
+describe('submit of a file that is not there', () => {
+  it('says which file and what to name instead, with no stack trace, and sends nothing', async () => {
+    const dir = await tempDir();
+    const missing = path.join(dir, 'missing.json');
+    const r = await runCli(['submit', missing, '--server', `http://127.0.0.1:${await closedPort()}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: cannot read ${missing}: no such file. Name a signed result file, as \`run --out FILE\` writes it; nothing was sent\n`,
+    );
+    const folder = await runCli(['submit', dir, '--server', `http://127.0.0.1:${await closedPort()}`]);
+    expect(folder.stderr).toMatch(/^error: cannot read .*: it is a directory\./);
+  });
+});

@@ -14,6 +14,7 @@ import { IngestError } from './ingest-error.js';
 import { type MeasurementRow, measurementRows } from './measurements.js';
 import { checkNumbers, checkPlausibility, type PlausibilityProblem } from './plausibility.js';
 import { type CellRow, cellRows, type ResultRow, resultRow, type WarningRow, warningRows } from './rows.js';
+import { refuseWrongReplies } from './wrong-replies.js';
 
 /** What a submission may be, and what its payload may be: named in every UNSUPPORTED_SCHEMA message. */
 export const SUPPORTED_SCHEMAS = { envelope: [ENVELOPE_SCHEMA_ID], result: [RESULT_SCHEMA_ID] } as const;
@@ -53,6 +54,7 @@ export function checkSubmission(body: string | Uint8Array, opts: IngestOptions =
   const now = opts.now ?? new Date();
   const problems = checkPlausibility(verified.result, { now });
   if (problems.length > 0) throw implausible(problems);
+  refuseWrongReplies(verified.result);
 
   const envelope = parsed as EnvelopeV1;
   const id = contentId(envelope.payload);

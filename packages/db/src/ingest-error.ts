@@ -16,7 +16,9 @@ export type IngestErrorCode =
   | 'INVALID_HISTOGRAM'
   | 'IMPLAUSIBLE'
   /** A cell's histogram is another key's result's, byte for byte (copies.ts). */
-  | 'DUPLICATE_MEASUREMENTS';
+  | 'DUPLICATE_MEASUREMENTS'
+  /** A cell's replies were of the wrong type, or its commandstats fell short (wrong-replies.ts). */
+  | 'WRONG_REPLIES';
 
 export class IngestError extends Error {
   override name = 'IngestError';

@@ -18,6 +18,12 @@ export interface TestDefinition {
   inline?: boolean;
   /** Needs the list `mylist` filled with 600 elements before it runs. */
   needsList?: boolean;
+  /**
+   * The RESP type bytes its reply may have (RESP2 and RESP3), errors aside: '+' status, ':'
+   * integer, '$' bulk (and RESP2's nil), '*' array, '_' RESP3 null. A reply of another type is
+   * not this command's answer (ReplyReader.expectReplyTypes). Absent: not checked (custom commands).
+   */
+  replyTypes?: string;
 }
 
 /** The fixed key names of the default tests; they are prefixed like every other key. */
@@ -52,27 +58,41 @@ const t = (name: string, command: string, extra: Partial<TestDefinition> = {}): 
   return { name, commandstat: words[0]!.toLowerCase(), words, parts: parseWords(words), ...extra };
 };
 
+// Reply types (TestDefinition.replyTypes). A nil is `$-1` or `*-1` in RESP2, `_` in RESP3.
+const STATUS = '+';
+const INTEGER = ':';
+const BULK_OR_NULL = '$_';
+const ARRAY = '*_';
+
+/** The reply types a cycle of tests may get, or null when one of them is not checked. */
+export function cellReplyTypes(tests: readonly TestDefinition[]): string | null {
+  if (tests.some((x) => x.replyTypes === undefined)) return null;
+  return [...new Set(tests.flatMap((x) => [...x.replyTypes!]))].join('');
+}
+
 export const TESTS: readonly TestDefinition[] = [
-  t('PING_INLINE', 'PING', { inline: true }),
-  t('PING_MBULK', 'PING'),
-  t('SET', 'SET key:{key} {value}'),
-  t('GET', 'GET key:{key}'),
-  t('INCR', 'INCR counter:{key}'),
-  t('LPUSH', 'LPUSH mylist {value}'),
-  t('RPUSH', 'RPUSH mylist {value}'),
-  t('LPOP', 'LPOP mylist'),
-  t('RPOP', 'RPOP mylist'),
-  t('SADD', 'SADD myset element:{key}'),
-  t('HSET', 'HSET myhash element:{key} {value}'),
-  t('SPOP', 'SPOP myset'),
-  t('ZADD', 'ZADD myzset 0 element:{key}'),
-  t('ZPOPMIN', 'ZPOPMIN myzset'),
-  t('LRANGE_100', 'LRANGE mylist 0 99', { needsList: true }),
-  t('LRANGE_300', 'LRANGE mylist 0 299', { needsList: true }),
-  t('LRANGE_500', 'LRANGE mylist 0 499', { needsList: true }),
-  t('LRANGE_600', 'LRANGE mylist 0 599', { needsList: true }),
-  t('MSET', `MSET ${Array.from({ length: 10 }, () => 'key:{key} {value}').join(' ')}`),
-  t('XADD', 'XADD mystream * myfield {value}'),
+  t('PING_INLINE', 'PING', { inline: true, replyTypes: STATUS }),
+  t('PING_MBULK', 'PING', { replyTypes: STATUS }),
+  t('SET', 'SET key:{key} {value}', { replyTypes: STATUS }),
+  t('GET', 'GET key:{key}', { replyTypes: BULK_OR_NULL }),
+  t('INCR', 'INCR counter:{key}', { replyTypes: INTEGER }),
+  t('LPUSH', 'LPUSH mylist {value}', { replyTypes: INTEGER }),
+  t('RPUSH', 'RPUSH mylist {value}', { replyTypes: INTEGER }),
+  t('LPOP', 'LPOP mylist', { replyTypes: BULK_OR_NULL }),
+  t('RPOP', 'RPOP mylist', { replyTypes: BULK_OR_NULL }),
+  t('SADD', 'SADD myset element:{key}', { replyTypes: INTEGER }),
+  t('HSET', 'HSET myhash element:{key} {value}', { replyTypes: INTEGER }),
+  t('SPOP', 'SPOP myset', { replyTypes: BULK_OR_NULL }),
+  t('ZADD', 'ZADD myzset 0 element:{key}', { replyTypes: INTEGER }),
+  t('ZPOPMIN', 'ZPOPMIN myzset', { replyTypes: ARRAY }),
+  t('LRANGE_100', 'LRANGE mylist 0 99', { needsList: true, replyTypes: ARRAY }),
+  t('LRANGE_300', 'LRANGE mylist 0 299', { needsList: true, replyTypes: ARRAY }),
+  t('LRANGE_500', 'LRANGE mylist 0 499', { needsList: true, replyTypes: ARRAY }),
+  t('LRANGE_600', 'LRANGE mylist 0 599', { needsList: true, replyTypes: ARRAY }),
+  t('MSET', `MSET ${Array.from({ length: 10 }, () => 'key:{key} {value}').join(' ')}`, {
+    replyTypes: STATUS,
+  }),
+  t('XADD', 'XADD mystream * myfield {value}', { replyTypes: BULK_OR_NULL }),
 ];
 
 /** Names accepted by -t, lower case as redis-benchmark takes them; `lrange` means all four. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { ControlRedis } from './control-redis.js';
 import { DEFAULT_REPLY_TIMEOUT_SEC, type Target } from './options.js';
 
 /**
@@ -8,10 +9,14 @@ import { DEFAULT_REPLY_TIMEOUT_SEC, type Target } from './options.js';
  * measured command during a cell, so the commandstats cross-check stays exact.
  */
 export class ControlPlane {
-  private constructor(readonly redis: Redis) {}
+  private constructor(
+    readonly redis: ControlRedis,
+    /** The server, for messages: `host:port`, `unix socket PATH`. */
+    readonly server: string,
+  ) {}
 
   static async connect(target: Target): Promise<ControlPlane> {
-    const redis = new Redis(toIoredisOptions(target));
+    const redis = ControlRedis.create(toIoredisOptions(target), describeTarget(target));
     // ioredis rejects connect() with a bare "Connection is closed"; the cause comes as an event.
     let cause: Error | null = null;
     redis.on('error', (err: Error) => {
@@ -32,13 +37,29 @@ export class ControlPlane {
       await redis.ping();
     } catch (err) {
       redis.disconnect();
+      // A reply past a limit, or no reply at all, is not a refusal: its own message says what happened.
+      if (redis.cutReason) throw redis.cutReason;
       throw new ConnectError(explainHandshakeError(describeTarget(target), (err as Error).message));
     }
-    return new ControlPlane(redis);
+    return new ControlPlane(redis, describeTarget(target));
   }
 
   async info(section: string): Promise<Record<string, string>> {
-    return parseInfo(await this.redis.info(section));
+    return parseInfo(await this.infoText(section));
+  }
+
+  /** INFO's text; any other type of reply is refused, naming the server and what it sent. */
+  async infoText(section?: string): Promise<string> {
+    const reply: unknown = section ? await this.redis.info(section) : await this.redis.info();
+    if (typeof reply === 'string') return reply;
+    throw new ServerReplyError(
+      `the server at ${this.server} answered INFO${section ? ` ${section}` : ''} with ${describeReply(reply)}, not the text of fields INFO returns: it is not a Redis-compatible server, or something between (a proxy) changed its reply`,
+    );
+  }
+
+  /** The measured connections found the server silent for --timeout: see ControlRedis.expectStall. */
+  expectStall(): void {
+    this.redis.expectStall(STALLED_CONTROL_TIMEOUT_MS);
   }
 
   async commandStats(): Promise<Map<string, { calls: number; rejectedCalls: number; failedCalls: number }>> {
@@ -72,17 +93,51 @@ export class ControlPlane {
     return this;
   }
 
+  /**
+   * QUIT, waiting at most QUIT_WAIT_MS, then close the socket whatever the server does: a server
+   * that never answers QUIT, or answers and holds the socket open, must not keep the process alive.
+   */
   async close(): Promise<void> {
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
+    if (this.redis.cutReason === null && this.redis.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.redis.quit().catch(() => {}),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, QUIT_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
     }
+    this.redis.disconnect();
   }
 }
 
+/** How long close() waits for QUIT's reply before it closes the socket anyway. */
+const QUIT_WAIT_MS = 1000;
+
+/**
+ * A control command's deadline after the measured connections hit --timeout (expectStall). The
+ * run then ends within --timeout plus RUN_END_MARGIN_SEC of the stall: this second, and the rest
+ * of the run's end (signing, writing, closing).
+ */
+export const STALLED_CONTROL_TIMEOUT_MS = 1000;
+
 export class ConnectError extends Error {
   readonly code = 'ERR_CONNECT';
+}
+
+/** The server answered a control command with a reply of a type that command never returns. */
+export class ServerReplyError extends Error {
+  readonly code = 'ERR_SERVER_REPLY';
+}
+
+/** A reply as ioredis gave it, in words: "an integer", "an array of 3 values". */
+function describeReply(reply: unknown): string {
+  if (reply === null) return 'a nil';
+  if (typeof reply === 'number') return 'an integer';
+  if (Array.isArray(reply)) return `an array of ${reply.length} value${reply.length === 1 ? '' : 's'}`;
+  if (Buffer.isBuffer(reply)) return 'a binary string';
+  return `a ${typeof reply}`;
 }
 
 export function parseInfo(text: string): Record<string, string> {

@@ -39,6 +39,7 @@ export {
   ERRORS_RATIO,
   OptionsError,
   type PipelineMode,
+  STALL_END_MARGIN_SEC,
   STALL_WARN_MS,
   type Target,
   validateCellOptions,
@@ -67,6 +68,7 @@ export {
   type RunCellHooks,
   type Stall,
   validateClusterCell,
+  type WrongReplies,
 } from './session.js';
 export {
   bracketOf,

@@ -46,6 +46,14 @@ export interface Target {
  */
 export const DEFAULT_REPLY_TIMEOUT_SEC = 10;
 
+/**
+ * A run whose server stops answering (SIGSTOP included) ends within --timeout plus this many
+ * seconds of the stall: the cell ends at the deadline, each control command after it waits at
+ * most 1 s (STALLED_CONTROL_TIMEOUT_MS in control.ts), and the first one that times out closes
+ * the control connection, so that nothing else waits. The rest is signing and closing.
+ */
+export const STALL_END_MARGIN_SEC = 3;
+
 /** A wait for a reply longer than this, short of the deadline, is a STALL: kept in the figures, and warned of. */
 export const STALL_WARN_MS = 1000;
 

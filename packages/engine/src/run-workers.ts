@@ -44,7 +44,7 @@ export async function runWorkers(
   o: CellOptions,
   parts: CellPlanParts,
   hooks: {
-    control: { cpuSeconds(): Promise<CpuSample> };
+    control: { cpuSeconds(): Promise<CpuSample>; nodes(): { expectStall(): void }[] };
     onProgress?: (completed: number, requested: number | null, elapsedSec: number) => void;
     signal?: AbortSignal;
     /** Called as the measured phase starts (after any warm-up) and as its last report arrives. */
@@ -115,6 +115,10 @@ export async function runWorkers(
       post({ type: 'start', measure: true, durationMs });
     }
     for (const d of done) reports.push(await d.promise);
+    // The server was silent for the whole --timeout: the control commands that follow (CPU,
+    // commandstats, cleanup) must not each wait that long again (ControlRedis.expectStall).
+    if (reports.some((r) => r.incompleteReason === 'reply-timeout'))
+      for (const n of hooks.control.nodes()) n.expectStall();
     hooks.onMeasureEnd?.();
   } finally {
     hooks.signal?.removeEventListener('abort', onAbort);

@@ -13,6 +13,7 @@ import { ControlPlane } from './control.js';
 import type { WorkerReport } from './load/plan.js';
 import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
 import type { KeyStore } from './prefix-keys.js';
+import { ReplyLimitError } from './resp/reply-limits.js';
 import { markRun, removeRun } from './run-marker.js';
 import { runWorkers } from './run-workers.js';
 import { type Saturation, summarizeSaturation } from './saturation.js';
@@ -46,11 +47,22 @@ export interface CellResult {
   errorReplies: ErrorReplies | null;
   /** The longest wait for a reply, when it reached STALL_WARN_MS or the reply deadline. */
   stall: Stall | null;
+  /**
+   * Replies of a type the command never returns (an integer to GET), warm-up included, and the first
+   * one's RESP type byte; null when there were none, or the command's types are unknown (custom).
+   */
+  wrongReplies: WrongReplies | null;
   incomplete: boolean;
   incompleteReason: IncompleteReason | null;
   error: string | null;
   /** A search for the rate at latency objectives (slo/search.ts): this trial is its answer's step. */
   sloSearch?: SloSearch;
+}
+
+export interface WrongReplies {
+  count: number;
+  /** The first one's RESP type byte, e.g. ':' for an integer. */
+  type: string;
 }
 
 /** The commandstats cross-check of a cell; the shape is the result schema's (schemas/result.v1). */
@@ -70,7 +82,7 @@ const READ_TESTS = new Set(['GET']);
 export class BenchSession {
   private constructor(
     readonly target: Target,
-    readonly control: ControlPlane,
+    private controlPlane: ControlPlane,
     /** Every key this session writes starts with this, e.g. `rbdb:3f9c1a:`. */
     readonly prefix: string,
     /** Cluster mode (target.cluster): the primaries' control connections and the topology. */
@@ -78,6 +90,11 @@ export class BenchSession {
   ) {}
 
   private stopHeartbeat: (() => void) | null = null;
+
+  /** The control connection (ioredis): INFO, commandstats, preloads, cleanup. */
+  get control(): ControlPlane {
+    return this.controlPlane;
+  }
 
   /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
   private readonly preloaded = new Set<string>();
@@ -154,7 +171,19 @@ export class BenchSession {
     this.preloaded.clear();
     this.stopHeartbeat?.();
     this.stopHeartbeat = null;
+    await this.reconnectIfRefused();
     return removeRun(this.keyStore, this.prefix, signal);
+  }
+
+  /**
+   * A control connection cut for a reply past the limits (ControlRedis) is opened again, under the
+   * same limits, to remove the run's keys; one cut for silence (--timeout) is not: waiting again would only end the run later.
+   */
+  private async reconnectIfRefused(): Promise<void> {
+    const cut = this.controlPlane.redis.cutReason;
+    if (this.cluster || cut === null || !(cut instanceof ReplyLimitError)) return;
+    await this.controlPlane.close();
+    this.controlPlane = await ControlPlane.connect(this.target);
   }
 
   /** Where this session's keys live: the server, or every primary. */
@@ -165,7 +194,7 @@ export class BenchSession {
   async close(): Promise<void> {
     this.stopHeartbeat?.();
     await this.cluster?.close();
-    await this.control.close();
+    await this.controlPlane.close();
   }
 
   /** Lists for LRANGE, keys for reads: state the measured commands expect, written unmeasured. */
@@ -269,6 +298,7 @@ function buildResult(
   const stalls = reports.flatMap((r) => (r.stall ? [r.stall] : []));
   const stall = stalls.length ? stalls.reduce((a, b) => (b.maxGapMs > a.maxGapMs ? b : a)) : null;
   const isRead = tests.length === 1 && READ_TESTS.has(tests[0]!.name);
+  const wrongTypeReplies = sum((r) => r.wrongTypeReplies);
   return {
     test: options.setGetRatio ? `SET:GET ${options.setGetRatio.join(':')}` : tests[0]!.name,
     workload: options,
@@ -307,6 +337,10 @@ function buildResult(
           }
         : null,
     stall: stall ? { maxGapMs: round(stall.maxGapMs, 3), atSec: round(stall.atSec, 3) } : null,
+    wrongReplies:
+      wrongTypeReplies > 0
+        ? { count: wrongTypeReplies, type: reports.find((r) => r.wrongTypeExample)?.wrongTypeExample ?? '?' }
+        : null,
     incomplete: reports.some((r) => r.incomplete),
     incompleteReason: failed?.incompleteReason ?? null,
     error,

@@ -10,7 +10,7 @@ import {
 } from '@redis-benchdb/result';
 import type { CellOptions } from './options.js';
 import type { Saturation } from './saturation.js';
-import type { CellResult, CrossCheck, ErrorReplies, Stall } from './session.js';
+import type { CellResult, CrossCheck, ErrorReplies, Stall, WrongReplies } from './session.js';
 
 /** A cell over its trials: every trial kept, the figures a reader compares summarised. */
 export interface CellSummary {
@@ -47,6 +47,8 @@ export interface CellSummary {
   errorReplies: ErrorReplies | null;
   /** The longest of the trials' stalls. */
   stall: Stall | null;
+  /** Replies of a type the command cannot return, summed over the trials; the first trial's type. */
+  wrongReplies: WrongReplies | null;
   incomplete: boolean;
   incompleteReason: IncompleteReason | null;
   error: string | null;
@@ -54,7 +56,14 @@ export interface CellSummary {
 
 export type TrialRecord = Omit<
   CellResult,
-  'test' | 'workload' | 'redirects' | 'errorReplies' | 'stall' | 'incompleteReason' | 'sendLatenessUs'
+  | 'test'
+  | 'workload'
+  | 'redirects'
+  | 'errorReplies'
+  | 'stall'
+  | 'incompleteReason'
+  | 'sendLatenessUs'
+  | 'wrongReplies'
 > & {
   redirects?: { moved: number; ask: number };
   sendLatenessUs?: LatencySummaryUs;
@@ -123,6 +132,7 @@ export function summarizeCell(label: string, trials: CellResult[]): CellSummary 
       (a, t) => (t.stall && (a === null || t.stall.maxGapMs > a.maxGapMs) ? t.stall : a),
       null,
     ),
+    wrongReplies: mergeWrongReplies(trials),
     incomplete: failed !== undefined,
     incompleteReason: failed?.incompleteReason ?? null,
     error: failed?.error ?? null,
@@ -138,6 +148,8 @@ function toTrialRecord(t: CellResult): TrialRecord {
     stall,
     incompleteReason,
     sendLatenessUs,
+    // The result records it as the cell's WRONG_REPLIES warning, not in each trial.
+    wrongReplies: _wrong,
     ...rest
   } = t;
   return {
@@ -163,6 +175,12 @@ function mergeErrorReplies(trials: CellResult[], completed: number): ErrorReplie
     successOpsPerSec: round2(success.length % 2 ? success[mid]! : (success[mid - 1]! + success[mid]!) / 2),
     example: withErrors[0]!.errorReplies!.example,
   };
+}
+
+function mergeWrongReplies(trials: CellResult[]): WrongReplies | null {
+  const wrong = trials.filter((t) => t.wrongReplies !== null);
+  if (wrong.length === 0) return null;
+  return { count: wrong.reduce((a, t) => a + t.wrongReplies!.count, 0), type: wrong[0]!.wrongReplies!.type };
 }
 
 function round2(x: number): number {

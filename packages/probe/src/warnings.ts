@@ -101,7 +101,7 @@ export function environmentWarnings(env: WarningEnvironment): Warning[] {
   return out;
 }
 
-export type CellWarningCode = 'CLIENT_BOUND' | 'UNSTABLE' | 'ERRORS' | 'STALL';
+export type CellWarningCode = 'CLIENT_BOUND' | 'UNSTABLE' | 'ERRORS' | 'STALL' | 'WRONG_REPLIES';
 
 const CELL_SENTENCES: Record<CellWarningCode, string> = {
   CLIENT_BOUND:
@@ -112,6 +112,8 @@ const CELL_SENTENCES: Record<CellWarningCode, string> = {
     'Most replies in this cell were errors, so its throughput measures how fast the server refuses the command, not how fast it runs it: it is left out of headlines and comparisons.',
   STALL:
     'The server sent no reply for over a second while requests were outstanding (a pause: a fork, a blocking command, a stopped or swapping process); the wait is in the latency figures.',
+  WRONG_REPLIES:
+    'The server did not answer this command as the command answers: its replies were of another type, or its own count of calls (INFO commandstats) fell short of the replies received. These figures measure something else (a proxy, a fake, a server that replies without running the command); they are not a result, and the database refuses them.',
 };
 
 /** A cell-level warning (made by the runner, which sees the trials), with the fixed sentence. */

@@ -116,6 +116,7 @@ export {
 } from './json-structure.js';
 export { medianCiOrderStatistics, type OrderStatisticCi } from './median-ci.js';
 export {
+  compileSchemas,
   ENVELOPE_SCHEMA_ID,
   IMPORTED_SCHEMA_ID,
   MAX_VALIDATION_ERRORS,
@@ -189,3 +190,9 @@ export {
   type VerdictCell,
   type VerdictRule,
 } from './verdict.js';
+export {
+  CROSS_CHECK_SHORTFALL_TOLERANCE,
+  crossCheckShortfall,
+  describeShortfall,
+  wrongReplyCells,
+} from './wrong-replies.js';

@@ -94,6 +94,11 @@ export const WARNING_MEANINGS: Record<Warning['code'], { meaning: string; scope:
     meaning:
       'A search for the highest rate at a latency objective (run --slo) found no answer: the client was the limit, the objective failed even at the lowest rate tried, the server was disturbed (stalls, errors, other clients), or the time budget ran out before a rate failed. The cell records every step and the reason; its throughput is not an answer.',
   },
+  WRONG_REPLIES: {
+    scope: 'cell',
+    meaning:
+      'The server did not answer the command as the command answers: replies of another type (an integer to GET), or INFO commandstats counting more than 1% fewer calls than the replies the client received. Such figures measure a proxy, a fake or a server that replies without running the command. The runner exits non-zero and the database refuses the result, so no page shows one.',
+  },
   IO_THREADS_OVER_CPUS: {
     scope: 'run',
     meaning:

@@ -3,6 +3,7 @@ import {
   DEFAULT_CELL_OPTIONS,
   DEFAULT_REPLY_TIMEOUT_SEC,
   DEFAULT_SLO_BUDGET_SEC,
+  STALL_END_MARGIN_SEC,
 } from '@redis-benchdb/engine/options';
 import { defineCommand } from '../command/define.js';
 import {
@@ -91,7 +92,7 @@ export const RUN_OPTIONS = {
   ),
   timeout: num(
     '--timeout <seconds>',
-    'end a cell as incomplete (exit 1) when the server sends no reply this long while requests are outstanding; 0 waits forever',
+    `end a cell as incomplete (exit 1) when the server sends no reply this long while requests are outstanding; the run then ends within ${STALL_END_MARGIN_SEC} s more (keys it could not remove are named, with the command that removes them); 0 waits forever`,
     'reply timeout (--timeout)',
     { default: DEFAULT_REPLY_TIMEOUT_SEC },
   ),

@@ -78,7 +78,9 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
       for (const server of targets(entry)) report.push(await sendPending(entry, server!, flags));
   } else {
     if (!url) throw noServer('no server to submit to');
-    for (const file of files) report.push(await sendFile(file, url, flags));
+    // Every file is read before any is sent: a mistyped name stops the command with nothing half done.
+    const bodies = await Promise.all(files.map(readResultFile));
+    for (const [i, file] of files.entries()) report.push(await sendFile(file, bodies[i]!, url, flags));
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
@@ -92,8 +94,29 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
   return report.every((r) => r.outcome === 'stored' || r.outcome === 'already stored') ? 0 : 1;
 }
 
-async function sendFile(file: string, server: string, flags: SubmitFlags): Promise<Outcome> {
-  const body = await readFile(file, 'utf8');
+/** A file named on the command line, or a CliError that says what was wrong with the name. */
+async function readResultFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (err as Error).message;
+    throw new CliError(
+      `cannot read ${file}: ${why}. Name a signed result file, as \`run --out FILE\` writes it; nothing was sent`,
+      'ERR_NO_FILE',
+      EXIT_USAGE,
+    );
+  }
+}
+
+async function sendFile(file: string, body: string, server: string, flags: SubmitFlags): Promise<Outcome> {
   const out = await postEnvelope(server, body);
   if (out.kind === 'stored') return stored(file, server, out);
   if (out.kind === 'refused')

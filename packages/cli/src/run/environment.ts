@@ -26,7 +26,8 @@ export async function collectEnvironment(
   // probe takes plain functions, not a client: it must not depend on ioredis.
   const server = await collectServer(
     {
-      info: (section) => (section ? redis.info(section) : redis.info()),
+      // INFO of another type than text is refused here, naming the server (ControlPlane.infoText).
+      info: (section) => session.control.infoText(section),
       config: (...args) => redis.call('CONFIG', ...args),
       client: (...args) => redis.call('CLIENT', ...args),
     },

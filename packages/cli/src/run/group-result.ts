@@ -7,7 +7,7 @@ import type { GroupMember } from './group-cells.js';
 import { keepAndSubmit, verifyHint, writeAtomically } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { RunRequest } from './request.js';
-import { buildResultDocument, isErrorDominated } from './result-document.js';
+import { buildResultDocument, isErrorDominated, reportWrongReplies } from './result-document.js';
 import type { SubmitTarget } from './signing.js';
 import type { RunStop } from './stop.js';
 
@@ -96,7 +96,8 @@ export async function finishMember(
     log(
       `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
     );
-  return { doc, code: doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0 };
+  const wrong = reportWrongReplies(doc, log);
+  return { doc, code: doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0 };
 }
 
 /** `r.json` → `r.2.json`: each member of a group writes its own signed file. */

@@ -12,6 +12,8 @@ import {
   type Cluster,
   cleanNullableText,
   cleanText,
+  crossCheckShortfall,
+  describeShortfall,
   type ResultV1,
   TEXT_MAX,
   type Warning,
@@ -49,6 +51,43 @@ export interface RunRecord {
 export function isErrorDominated(c: CellSummary): boolean {
   return (c.errorReplies?.ratio ?? 0) > ERRORS_RATIO;
 }
+
+/** Say which cells got WRONG_REPLIES; true when any did (the run then exits 1). */
+export function reportWrongReplies(doc: ResultV1, log: (s: string) => void): boolean {
+  const cells = doc.warnings.filter((w) => w.code === 'WRONG_REPLIES').map((w) => w.cell);
+  if (cells.length === 0) return false;
+  log(
+    `error: the server's replies were wrong in ${cells.join(', ')} (warning WRONG_REPLIES): these are not results of the commands, and the database refuses them. Check what answers on that address (a proxy, another product) before measuring it.`,
+  );
+  return true;
+}
+
+/** What was wrong with a cell's replies (WRONG_REPLIES), or null when nothing was. */
+export function wrongRepliesDetail(c: CellSummary): string | null {
+  const parts: string[] = [];
+  if (c.wrongReplies) {
+    const n = c.wrongReplies.count;
+    parts.push(
+      `${n.toLocaleString('en-US')} repl${n === 1 ? 'y' : 'ies'} to ${c.test} ${n === 1 ? 'was' : 'were'} ${RESP_TYPE_NAMES[c.wrongReplies.type] ?? `of RESP type '${c.wrongReplies.type}'`}, which ${c.test} never returns`,
+    );
+  }
+  if (crossCheckShortfall(c.crossCheck)) parts.push(describeShortfall(c.crossCheck));
+  return parts.length ? `${parts.join('; ')}.` : null;
+}
+
+const RESP_TYPE_NAMES: Record<string, string> = {
+  '+': 'a status',
+  ':': 'an integer',
+  $: 'a bulk string',
+  '*': 'an array',
+  '%': 'a map',
+  '~': 'a set',
+  _: 'a null',
+  ',': 'a double',
+  '#': 'a boolean',
+  '(': 'a big number',
+  '=': 'a verbatim string',
+};
 
 /** The result document a run signs: what was measured, on what, how noisy, and what to beware of. */
 export function buildResultDocument(r: RunRecord): ResultV1 {
@@ -94,6 +133,8 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
           `longest wait ${(c.stall.maxGapMs / 1000).toFixed(2)} s, beginning ${c.stall.atSec.toFixed(1)} s into the measured phase`,
         ) as Warning,
       );
+    const wrong = wrongRepliesDetail(c);
+    if (wrong) warnings.push(cellWarning('WRONG_REPLIES', c.label, wrong) as Warning);
     if (c.interference) warnings.push(...interferenceWarnings(c.label, c.interference));
     for (const t of c.trials)
       if (t.sloSearch && t.sloSearch.outcome !== 'bracketed')

@@ -1,5 +1,5 @@
 import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
-import { signResult, validateResult } from '@redis-benchdb/result';
+import { compileSchemas, signResult, validateResult } from '@redis-benchdb/result';
 import { VERSION } from '../version.js';
 import { planCells, SUITE_ID } from './cells.js';
 import { describeCluster } from './cluster.js';
@@ -13,7 +13,12 @@ import { leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
 import { isListening, startThrowawayServer } from './local-server.js';
 import { Progress } from './progress.js';
 import type { RunPlan, RunRequest } from './request.js';
-import { buildResultDocument, isErrorDominated, type MeasuredCell } from './result-document.js';
+import {
+  buildResultDocument,
+  isErrorDominated,
+  type MeasuredCell,
+  reportWrongReplies,
+} from './result-document.js';
 import { prepareSigning } from './signing.js';
 import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
@@ -34,6 +39,8 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
 
   const { cells, trials, suite } = planCells(plan);
   const { key, submit } = await prepareSigning(flags, log);
+  // Paid now, not after a stall, when the run has --timeout plus a margin to end in.
+  compileSchemas();
 
   let launched: LaunchedServer | null = null;
   if (
@@ -52,6 +59,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
   stop.install();
 
   let session: BenchSession | null = null;
+  let cleanedUp = false;
   try {
     session = await BenchSession.open(plan.target);
     // A throwaway server is new: nothing earlier can be on it.
@@ -139,6 +147,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
         drift = await measureDrift(session, cells[driftAt]!, first, stop.load).catch(() => null);
       }
 
+    cleanedUp = true;
     const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
     if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
@@ -189,7 +198,19 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       log(
         `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
       );
-    return stop.interrupted ? stop.exitCode : doc.incomplete || !kept.ok || erroring.length > 0 ? 1 : 0;
+    const wrong = reportWrongReplies(doc, log);
+    if (stop.interrupted) return stop.exitCode;
+    return doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0;
+  } catch (err) {
+    // The run failed outside a cell (the server's INFO, a reply past the limits): its keys go all the same.
+    if (session && !cleanedUp) {
+      const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
+      log(
+        cleanup.error ??
+          `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
+      );
+    }
+    throw err;
   } finally {
     stop.uninstall();
     await session?.close();

@@ -270,14 +270,28 @@ export class ClusterConnection implements MeasuredConnection, NodeSocketOwner {
     let bytesIn = 0;
     let bytesOut = 0;
     let errorExample = '';
+    let wrongTypes = 0;
+    let firstWrongType = 0;
     for (const n of this.nodes) {
       for (const [k, v] of n.reader.errorsByType) errors.set(k, (errors.get(k) ?? 0) + v);
       if (errorExample === '') errorExample = n.reader.firstError;
+      if (firstWrongType === 0) firstWrongType = n.reader.firstWrongType;
+      wrongTypes += n.reader.wrongTypes;
       completed += n.reader.replies - n.nonRequestReplies;
       bytesIn += n.bytesIn;
       bytesOut += n.bytesOut;
     }
-    return { completed, errors, bytesIn, bytesOut, moved: this.moved, ask: this.ask, errorExample };
+    return {
+      completed,
+      errors,
+      bytesIn,
+      bytesOut,
+      moved: this.moved,
+      ask: this.ask,
+      errorExample,
+      wrongTypes,
+      firstWrongType,
+    };
   }
 
   /** Each primary has its own socket: one that stopped answering is found even while the others flow. */

@@ -69,6 +69,12 @@ export class NodeSocket extends ReplySocket {
     };
   }
 
+  /** The cell's reply types, and ASKING's +OK. */
+  protected override replyTypes(): string | null {
+    const types = this.workload.replyTypes;
+    return types === null ? null : `${types}+`;
+  }
+
   /** Ring entries awaiting a reply here: requests, redirected ones sent here, ASKINGs. */
   outstanding(): number {
     return (this.tail - this.head) & this.mask;

@@ -139,6 +139,8 @@ export class LoadConnection extends ReplySocket implements MeasuredConnection {
       moved: 0,
       ask: 0,
       errorExample: r.firstError,
+      wrongTypes: r.wrongTypes,
+      firstWrongType: r.firstWrongType,
     };
   }
 

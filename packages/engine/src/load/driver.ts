@@ -1,8 +1,9 @@
 import { encodeHistogram, type IncompleteReason } from '@redis-benchdb/result';
-import { compileTest } from '../commands.js';
+import { cellReplyTypes, compileTest } from '../commands.js';
 import { describeTarget, explainHandshakeError } from '../control.js';
 import { createKeyGenerator, Rng } from '../keys.js';
 import { DEFAULT_REPLY_TIMEOUT_SEC, STALL_WARN_MS } from '../options.js';
+import { ReplyLimitError } from '../resp/reply-limits.js';
 import type {
   ConnectionFactory,
   ConnectionHost,
@@ -93,6 +94,7 @@ export class Driver implements ConnectionHost {
       keys,
       createValueSource(plan.valueMin, plan.valueMax, rng),
       rate,
+      cellReplyTypes(plan.tests),
     );
     this.done = new Promise((resolve) => {
       this.finished = resolve;
@@ -224,6 +226,11 @@ export class Driver implements ConnectionHost {
   }
 
   onConnectionLost(_conn: MeasuredConnection, err: Error): void {
+    // The server sent what no server may: the message names it and the limit.
+    if (err instanceof ReplyLimitError) {
+      this.abort(err.message, 'failed');
+      return;
+    }
     const code = (err as NodeJS.ErrnoException).code;
     this.abort(
       `lost a connection to the server mid-run (${code ? `${code}: ` : ''}${err.message})`,
@@ -309,9 +316,14 @@ export class Driver implements ConnectionHost {
     const elu = this.loopUtilization();
     const { errors: totalErrors, bytesIn, bytesOut, completed: totalCompleted, moved, ask } = this.totals();
     let errorExample = '';
+    let wrongTypeReplies = 0;
+    let firstWrongType = 0;
     let gap = this.timedOut ?? { gapMs: 0, endMs: 0 };
     for (const c of this.conns) {
-      errorExample ||= c.counters().errorExample;
+      const counters = c.counters();
+      errorExample ||= counters.errorExample;
+      wrongTypeReplies += counters.wrongTypes;
+      firstWrongType ||= counters.firstWrongType;
       const g = c.longestGap();
       if (g.gapMs > gap.gapMs) gap = g;
     }
@@ -344,6 +356,8 @@ export class Driver implements ConnectionHost {
       totalRedirects: moved + ask,
       eventLoopUtilization: elu,
       errorExample,
+      wrongTypeReplies,
+      wrongTypeExample: firstWrongType ? String.fromCharCode(firstWrongType) : '',
       stall:
         this.measuring && (gap.gapMs >= STALL_WARN_MS || this.timedOut !== null)
           ? { maxGapMs: gap.gapMs, atSec: Math.max(0, (gap.endMs - gap.gapMs - w.measureStartMs) / 1000) }

@@ -80,4 +80,7 @@ export interface ConnectionCounters {
   ask: number;
   /** The first error reply's message, or '' if none came. */
   errorExample: string;
+  /** Replies of a type the command cannot return (ReplyReader.wrongTypes), and the first one's type byte. */
+  wrongTypes: number;
+  firstWrongType: number;
 }

@@ -57,6 +57,10 @@ export interface WorkerReport {
   eventLoopUtilization: number;
   /** The first error reply's message ('' if none): an example of what the server refused. */
   errorExample: string;
+  /** Replies over the whole cell of a type the command cannot return (a nil or an error never is). */
+  wrongTypeReplies: number;
+  /** The first such reply's RESP type byte as a character (':' for an integer), '' if none. */
+  wrongTypeExample: string;
   /** The longest wait for a reply in the measured phase, when it reached STALL_WARN_MS or the deadline. */
   stall: { maxGapMs: number; atSec: number } | null;
   /** The cell stopped before its end (reply deadline, lost connection, interrupt...). */

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { ReplyLimitError, serverBrokeLimit } from '../resp/reply-limits.js';
 import { ReplyReader } from '../resp/reply-reader.js';
 import type { ReplyGap } from './measured-connection.js';
 import type { SocketOptions } from './socket-options.js';
@@ -116,12 +117,16 @@ export abstract class ReplySocket {
 
   /** Send control commands (AUTH, HELLO, SELECT); rejects with a HandshakeFailure. */
   handshake(commands: Buffer[]): Promise<void> {
-    if (commands.length === 0) return Promise.resolve();
+    if (commands.length === 0) {
+      this.reader.expectReplyTypes(this.replyTypes());
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       this.handshakeWait = {
         need: this.reader.replies + commands.length,
         resolve,
-        reject: (err) => reject(new HandshakeFailure(err.message)),
+        // A reply past a limit is the server's fault, said as such, not a refused handshake.
+        reject: (err) => reject(err instanceof ReplyLimitError ? err : new HandshakeFailure(err.message)),
       };
       this.socket!.write(Buffer.concat(commands));
     });
@@ -174,6 +179,11 @@ export abstract class ReplySocket {
     return r.nilMarks;
   }
 
+  /** The type bytes a reply to the cell's requests may have (Workload.replyTypes); a subclass may add its own. */
+  protected replyTypes(): string | null {
+    return this.workload.replyTypes;
+  }
+
   /** `count` replies (count >= 1) came in at `now`: time those sent at or after `measureStart`. */
   protected abstract timeReplies(count: number, now: number, measureStart: number): void;
 
@@ -187,7 +197,7 @@ export abstract class ReplySocket {
     try {
       k = this.reader.feed(buf, nread);
     } catch (err) {
-      this.lost(err as Error);
+      this.lost(err instanceof ReplyLimitError ? serverBrokeLimit(this.server, err.message) : (err as Error));
       return;
     }
     if (k === 0) return;
@@ -214,6 +224,8 @@ export abstract class ReplySocket {
     } else if (this.reader.replies >= wait.need) {
       this.handshakeWait = null;
       this.nonRequestReplies = this.reader.replies;
+      // From here on every reply answers a request of the cell: its type is checked.
+      this.reader.expectReplyTypes(this.replyTypes());
       wait.resolve();
     }
   }

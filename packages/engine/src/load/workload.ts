@@ -36,6 +36,8 @@ export class Workload {
     readonly keys: KeyGenerator,
     readonly values: ValueSource,
     readonly rate: { perConnectionOpsPerSec: number; poisson: boolean; seed: number } | null,
+    /** The type bytes a reply to these templates may have (cellReplyTypes); null: not checked. */
+    readonly replyTypes: string | null = null,
   ) {
     this.single = cycle.length === 1 ? templates[cycle[0]!]! : null;
     this.maxRequestBytes = Math.max(...templates.map((t) => t.maxBytes));

@@ -8,10 +8,15 @@
  * reply is an error (rare, and needed to classify it).
  */
 
+import { fmt, MEASURED_REPLY_LIMITS, ReplyLimitError, type ReplyLimits } from './reply-limits.js';
+
 const LF = 10;
 const AGGREGATE = 0;
 const ATTRIBUTE = 1;
 const PUSH = 2;
+/** Distinct error types kept by name; the rest are counted together under OTHER_ERRORS. */
+const MAX_ERROR_TYPES = 64;
+const OTHER_ERRORS = '(other)';
 
 export class ReplyReader {
   /** Top-level replies completed since construction (errors included). */
@@ -37,6 +42,15 @@ export class ReplyReader {
    * reply's 0-based ordinal (the value of `replies` before it), so the request can be sent again.
    */
   onRedirect: ((message: string, ordinal: number) => void) | null = null;
+  /**
+   * When set (expectReplyTypes): the type bytes a top-level reply may have, 1 for each allowed.
+   * A reply of another type is counted in wrongTypes, not refused: the cell goes on, and its
+   * result says the server answered something else than the command's reply (WRONG_REPLIES).
+   */
+  private replyTypes: Uint8Array | null = null;
+  /** Top-level replies of a type the command cannot return, and the first one's type byte. */
+  wrongTypes = 0;
+  firstWrongType = 0;
 
   // Bytes of a bulk payload (plus its CRLF) still to skip.
   private skip = 0;
@@ -47,6 +61,43 @@ export class ReplyReader {
   private carry: Buffer | null = null;
   // The bulk being skipped is a RESP3 blob error (!), counted as an error when it ends.
   private blobError = false;
+  // Bytes of the reply in progress (at most one read over), and the values it declared so far.
+  private replyBytes = 0;
+  private replyValues = 0;
+
+  // The limits as plain fields: the hot path reads them once per header, with no object between.
+  private readonly maxDepth: number;
+  private readonly maxLineBytes: number;
+  private readonly maxBulkBytes: number;
+  private readonly maxReplyBytes: number;
+  private readonly maxReplyValues: number;
+
+  constructor(limits: ReplyLimits = MEASURED_REPLY_LIMITS) {
+    this.maxDepth = limits.maxDepth;
+    this.maxLineBytes = limits.maxLineBytes;
+    this.maxBulkBytes = limits.maxBulkBytes;
+    this.maxReplyBytes = limits.maxReplyBytes;
+    this.maxReplyValues = limits.maxReplyValues;
+  }
+
+  /**
+   * Count top-level replies whose type byte is not among `types` (e.g. '$_' for GET) as wrong;
+   * errors, pushes and attributes are always allowed. Null stops the check (during a handshake).
+   */
+  expectReplyTypes(types: string | null): void {
+    if (types === null) {
+      this.replyTypes = null;
+      return;
+    }
+    const allowed = new Uint8Array(256);
+    for (const c of `${types}-!>|`) allowed[c.charCodeAt(0)] = 1;
+    this.replyTypes = allowed;
+  }
+
+  /** A reply is partly read: a header line, a bulk payload or an aggregate's elements are still to come. */
+  get midReply(): boolean {
+    return this.stack.length > 0 || this.skip > 0 || this.carry !== null;
+  }
 
   /** Mark each null reply in nilMarks; `mask` + 1 (a power of two) must exceed the replies one socket awaits. */
   trackNils(mask: number): void {
@@ -61,9 +112,12 @@ export class ReplyReader {
     if (this.carry !== null) {
       const nl = buf.indexOf(LF, 0);
       if (nl < 0 || nl >= end) {
+        this.checkLine(this.carry.length + end);
         this.carry = Buffer.concat([this.carry, buf.subarray(0, end)]);
+        this.countReplyBytes(end, before);
         return 0;
       }
+      this.checkLine(this.carry.length + nl);
       const line = Buffer.concat([this.carry, buf.subarray(0, nl + 1)]);
       this.carry = null;
       this.header(line, 0, line.length - 2);
@@ -74,6 +128,7 @@ export class ReplyReader {
         const avail = end - i;
         if (avail < this.skip) {
           this.skip -= avail;
+          this.countReplyBytes(end, before);
           return this.replies - before;
         }
         i += this.skip;
@@ -89,18 +144,49 @@ export class ReplyReader {
       let j = i + 1;
       while (j < end && buf[j] !== LF) j++;
       if (j >= end) {
+        this.checkLine(end - i);
         this.carry = Buffer.from(buf.subarray(i, end));
         break;
       }
+      if (j - i > this.maxLineBytes) this.checkLine(j - i);
       this.header(buf, i, j - 1);
       i = j + 1;
     }
+    this.countReplyBytes(end, before);
     return this.replies - before;
+  }
+
+  /**
+   * Bytes of the reply still in progress after a read: the whole read when the reply began in an
+   * earlier one and none ended in this one, else at most this read (an overestimate by less than
+   * one read, which keeps the hot path free of per-reply bookkeeping).
+   */
+  private countReplyBytes(end: number, repliesBefore: number): void {
+    if (!this.midReply) {
+      this.replyBytes = 0;
+      return;
+    }
+    this.replyBytes = this.replies === repliesBefore ? this.replyBytes + end : end;
+    if (this.replyBytes > this.maxReplyBytes)
+      throw new ReplyLimitError(
+        `a reply of more than ${fmt(this.maxReplyBytes)} bytes (the most the control connection buffers for one reply)`,
+      );
+  }
+
+  private checkLine(bytes: number): void {
+    if (bytes > this.maxLineBytes)
+      throw new ReplyLimitError(
+        `a line longer than ${fmt(this.maxLineBytes)} bytes with no end in sight (the longest header or status line taken)`,
+      );
   }
 
   /** Handle one header line buf[start, crPos) whose CR is at crPos. */
   private header(buf: Buffer, start: number, crPos: number): void {
-    const type = buf[start];
+    const type = buf[start]!;
+    if (this.replyTypes !== null && this.stack.length === 0 && this.replyTypes[type] === 0) {
+      if (this.wrongTypes === 0) this.firstWrongType = type;
+      this.wrongTypes++;
+    }
     switch (type) {
       case 43: // + simple string
       case 58: // : integer
@@ -122,6 +208,10 @@ export class ReplyReader {
       case 33: {
         // ! blob error
         const len = parseLength(buf, start + 1, crPos);
+        if (len > this.maxBulkBytes)
+          throw new ReplyLimitError(
+            `a bulk string of ${fmt(len)} bytes, more than ${fmt(this.maxBulkBytes)} (the longest taken)`,
+          );
         if (len < 0) {
           if (this.stack.length === 0) this.nil();
           this.valueDone();
@@ -145,6 +235,13 @@ export class ReplyReader {
           this.aggregateDone(kind);
           return;
         }
+        if (this.stack.length >= this.maxDepth)
+          throw new ReplyLimitError(`a reply nested deeper than ${this.maxDepth} levels (the deepest taken)`);
+        this.replyValues += n;
+        if (this.replyValues > this.maxReplyValues)
+          throw new ReplyLimitError(
+            `a reply of more than ${fmt(this.maxReplyValues)} values (the most the control connection builds for one reply)`,
+          );
         this.stack.push(n);
         this.kinds.push(kind);
         return;
@@ -178,6 +275,7 @@ export class ReplyReader {
       }
     }
     this.replies++;
+    this.replyValues = 0;
   }
 
   /** An aggregate closed. An attribute only annotates the value after it, and a push answers no request. */
@@ -198,7 +296,9 @@ export class ReplyReader {
   }
 
   private countError(type: string, message: string): void {
-    this.errorsByType.set(type, (this.errorsByType.get(type) ?? 0) + 1);
+    // A server that sends a new first word in every error must not grow this map without end.
+    const key = this.errorsByType.size < MAX_ERROR_TYPES || this.errorsByType.has(type) ? type : OTHER_ERRORS;
+    this.errorsByType.set(key, (this.errorsByType.get(key) ?? 0) + 1);
     this.lastError = message;
     if (this.firstError === '') this.firstError = message;
   }

@@ -461,7 +461,8 @@ export interface Warning {
     | 'CPU_STEAL'
     | 'DRIFT'
     | 'SLO_UNBRACKETED'
-    | 'IO_THREADS_OVER_CPUS';
+    | 'IO_THREADS_OVER_CPUS'
+    | 'WRONG_REPLIES';
   message: string;
   /**
    * The label of the cell it is about, or null for the whole run.

@@ -975,6 +975,7 @@ export const resultV1Schema = {
             'DRIFT',
             'SLO_UNBRACKETED',
             'IO_THREADS_OVER_CPUS',
+            'WRONG_REPLIES',
           ],
         },
         message: {
