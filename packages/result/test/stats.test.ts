@@ -210,18 +210,6 @@ describe('bootstrapMedianCi', () => {
     expect(coverage).toBeLessThanOrEqual(0.99);
   });
 
-  it('runs 10,000 resamples of 10 values well under 50 ms', () => {
-    const xs = [12.1, 11.8, 12.6, 13.0, 11.2, 12.2, 12.9, 11.7, 12.4, 12.0];
-    bootstrapMedianCi(xs); // warm up the JIT
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      bootstrapMedianCi(xs, { seed: i + 1 });
-      times.push(performance.now() - t0);
-    }
-    expect(median(times)).toBeLessThan(50);
-  });
-
   it('rejects empty / non-finite input and bad options', () => {
     expect(() => bootstrapMedianCi([])).toThrow(RangeError);
     expect(() => bootstrapMedianCi([])).toThrow(/empty/);
