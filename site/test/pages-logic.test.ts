@@ -47,6 +47,12 @@ const result = (id: string, o: Partial<SiteResultRow>): SiteResultRow => ({
   cellCount: 2,
   copyOf: null,
   cpuCaches: null,
+  machineKey: 'm1|AMD',
+  machineLabel: 'AMD EPYC · 2 vCPU · KVM',
+  configKey: 'c1|default',
+  configLabel: 'io-threads 1',
+  configDefault: 1,
+  incomplete: 0,
   ...o,
 });
 

@@ -179,3 +179,26 @@ export {
   type VerdictCell,
   type VerdictRule,
 } from './verdict.js';
+export {
+  ADMISSION_REASON_TEXT,
+  ADMISSION_REASONS,
+  type AdmissionInput,
+  type AdmissionReason,
+  admissionReasons,
+  leftOutText,
+  MIN_RESULTS_FOR_MEDIAN_CI,
+  spreadLabel,
+} from './admission.js';
+export {
+  allocatorFamily,
+  type ConfigFacts,
+  type ConfigIdentity,
+  configFactsOf,
+  configIdentity,
+  type Identity,
+  importedConfigFacts,
+  importedMachineFacts,
+  type MachineFacts,
+  machineFactsOf,
+  machineIdentity,
+} from './identity.js';
