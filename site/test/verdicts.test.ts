@@ -53,7 +53,7 @@ describe('verdicts wait for evidence', () => {
       expect(r.verdict).toBe('no verdict');
       // Three repeated results of this environment (two from one key, one from another): measured.
       expect(r.rule).toMatch(
-        /^difference \+3\.0% within between-run noise ±\d+\.\d% \(CV \d\.\d% measured over 3 repeated results\)$/,
+        /^difference \+3\.0% within between-run noise −\d+\.\d% to \+\d+\.\d% \(CV \d\.\d% measured over 3 repeated results\)$/,
       );
     }
     expect(errors).toEqual([]);
@@ -71,7 +71,7 @@ describe('verdicts wait for evidence', () => {
     const set = rows.find((r) => r.cell === 'SET')!;
     expect(set.verdict).toBe('faster');
     expect(set.rule).toMatch(
-      /^difference \+100\.0% beyond between-run noise ±64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); 95% intervals apart$/,
+      /^difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); 95% intervals apart$/,
     );
     expect(errors).toEqual([]);
     await page.context().close();

@@ -133,22 +133,23 @@ export function viewPath(catalog: readonly WorkloadEntry[], w: WorkloadEntry): s
   return w.page ?? EXPLORE_PATHS.page + stateToSearch(stateOf(catalog, w));
 }
 
-/** A workload's chart, staged with its embed files: the fastest bars, their intervals. */
+/** A workload's chart, staged with its embed files: the first bars in the table's order, their intervals (not ranges). */
 function workloadChart(catalog: readonly WorkloadEntry[], w: WorkloadEntry, bs: readonly Bar[]): EmbedTarget {
   const shown = bs.slice(0, CHART_BARS);
   const what = describeWorkload(w);
   const chart = cellsChart(
     shown.map((b) => ({
-      cell: `${b.server} · ${b.machine}`,
+      cell: `${b.server} · ${b.machine}${b.configDefault ? '' : ` · ${b.config}`}`,
       series: 'median ops/s',
       opsPerSec: b.ops,
-      ci95Low: b.lo,
-      ci95High: b.hi,
+      // The chart's rule is a 95% interval: a range of 2 to 5 results is not one, so it is not drawn as one.
+      ci95Low: b.spread.startsWith('range') ? null : b.lo,
+      ci95High: b.spread.startsWith('range') ? null : b.hi,
     })),
     {
       id: `explore-${w.id}`,
-      title: `${w.label}: ops/s by server version and machine`,
-      source: `${what}; ${bs.length > shown.length ? `the fastest ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
+      title: `${w.label}: ops/s by server version, machine kind and configuration`,
+      source: `${what}; ${bs.length > shown.length ? `the first ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
     },
   );
   return liveEmbed(chart, viewPath(catalog, w), `${w.label} (${what}), ${w.results} results`);
