@@ -95,7 +95,10 @@ function machineLabel(f: MachineFacts): string {
       `fam ${known(f.family)} mod ${known(f.modelNumber)}${f.stepping !== null ? ` step ${f.stepping}` : ''}`,
     );
   if (f.l1dKiB === null && f.l2KiB === null && f.l3KiB === null) parts.push('caches unknown');
-  else parts.push(`L1d ${f.l1dKiB === null ? '?' : kib(f.l1dKiB)} · L2 ${f.l2KiB === null ? '?' : kib(f.l2KiB)}`);
+  else
+    parts.push(
+      `L1d ${f.l1dKiB === null ? '?' : kib(f.l1dKiB)} · L2 ${f.l2KiB === null ? '?' : kib(f.l2KiB)}`,
+    );
   if (f.l3KiB !== null) parts.push(`L3 ${kib(f.l3KiB)}`);
   const cpus =
     f.threads === null
