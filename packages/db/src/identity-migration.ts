@@ -6,7 +6,8 @@ import { identityColumns } from './rows.js';
  * defines them (CPU vendor, model, family/model/stepping, cores, threads, caches, virtualization,
  * container; io-threads, persistence, transport, topology, allocator...). Stored as columns so every
  * view, the read API and the CLI's rank group by the same key without reading a document. Backfilled
- * by the same code ingest uses. The site's two covering indexes are made again with them.
+ * by the same code ingest uses. The site's two covering indexes are made again with them, and the
+ * cells' cohort index with what admission reads of a cell (cross-check, incomplete).
  */
 const COLUMNS = `
 ALTER TABLE results ADD COLUMN machine_key TEXT;
@@ -17,6 +18,13 @@ ALTER TABLE results ADD COLUMN config_default INTEGER;
 `;
 
 const INDEXES = `
+-- The explorer's walk also reads what admission needs of a cell: still from the index alone.
+DROP INDEX IF EXISTS cells_cohort;
+CREATE INDEX cells_cohort ON cells (
+  workload_fingerprint, ops_median, result_id, label, ops_ci95_low, ops_ci95_high, p50_us, p99_us, unstable,
+  client_bound, idx, cross_check, incomplete
+);
+
 DROP INDEX IF EXISTS results_site_list;
 DROP INDEX IF EXISTS results_site_by_id;
 
