@@ -96,7 +96,16 @@ function pairs(all: Member[]): Pair[] {
       for (const label of ['GET', 'SET']) {
         const p = paired(a.trials.get(label) ?? [], b.trials.get(label) ?? []);
         if (p)
-          out.push({ group: a.group, machine: a.machine, config: a.config, product: a.product, ref: a.version, version: b.version, label, ...p });
+          out.push({
+            group: a.group,
+            machine: a.machine,
+            config: a.config,
+            product: a.product,
+            ref: a.version,
+            version: b.version,
+            label,
+            ...p,
+          });
       }
     }
   return out;
@@ -135,7 +144,9 @@ beforeAll(async () => {
   known = pairs(all);
   const dir = mkdtempSync(join(tmpdir(), 'rbdb-summaries-data-'));
   const db = join(dir, 'benchdb.sqlite');
-  const built = spawnSync(process.execPath, [join(root, 'scripts/db-build.mjs'), '--db', db], { encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(root, 'scripts/db-build.mjs'), '--db', db], {
+    encoding: 'utf8',
+  });
   expect(built.status, built.stderr).toBe(0);
   site = await serveBuiltSite(dir, db);
 }, 600_000);
@@ -169,16 +180,22 @@ function check(where: string, stated: Awaited<ReturnType<typeof statements>>) {
     expect(s.ratio, what).toBeGreaterThanOrEqual(g!.low * 0.999);
     expect(s.ratio, what).toBeLessThanOrEqual(g!.high * 1.001);
     // A verdict only where every group holding both agrees: its interval excludes 1 on that side.
-    if (s.outcome === 'faster') for (const p of groups) expect(p.low, `${what}: group ${p.group}`).toBeGreaterThan(1);
-    if (s.outcome === 'slower') for (const p of groups) expect(p.high, `${what}: group ${p.group}`).toBeLessThan(1);
+    if (s.outcome === 'faster')
+      for (const p of groups) expect(p.low, `${what}: group ${p.group}`).toBeGreaterThan(1);
+    if (s.outcome === 'slower')
+      for (const p of groups) expect(p.high, `${what}: group ${p.group}`).toBeLessThan(1);
   }
   return checked;
 }
 
 describe.skipIf(dirs.length === 0)('summaries of the real dataset against its interleaved groups', () => {
   it('the files hold the groups the issue names: redis 7.0.15 / 6.0.20 and valkey 8.0.1 / 7.2.7 on one kind', () => {
-    expect(known.some((p) => p.product === 'redis' && p.ref === '6.0.20' && p.version === '7.0.15')).toBe(true);
-    expect(known.some((p) => p.product === 'valkey' && p.ref === '7.2.7' && p.version === '8.0.1')).toBe(true);
+    expect(known.some((p) => p.product === 'redis' && p.ref === '6.0.20' && p.version === '7.0.15')).toBe(
+      true,
+    );
+    expect(known.some((p) => p.product === 'valkey' && p.ref === '7.2.7' && p.version === '8.0.1')).toBe(
+      true,
+    );
   });
 
   it('the home page states no ratio or verdict between versions outside a group paired interval', async () => {
@@ -187,7 +204,9 @@ describe.skipIf(dirs.length === 0)('summaries of the real dataset against its in
     expect(stated.length).toBeGreaterThan(0);
     expect(check('home', stated)).toBeGreaterThan(0);
     // No section pools machine kinds or configurations: each names one of each, and each pair once.
-    const seen = new Set(stated.map((s) => JSON.stringify([s.machine, s.config, s.product, s.version, s.label])));
+    const seen = new Set(
+      stated.map((s) => JSON.stringify([s.machine, s.config, s.product, s.version, s.label])),
+    );
     expect(seen.size).toBe(stated.length);
     // The old per-version headline, ordered by pooled medians, is gone.
     expect(await page.locator('section.headline[data-by="version"]').count()).toBe(0);
