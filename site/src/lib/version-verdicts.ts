@@ -59,6 +59,8 @@ export interface KindSection {
   configLabel: string;
   isDefault: boolean;
   products: ProductVersions[];
+  /** Products with one admitted version here: listed, with nothing to set them against. */
+  alone: { product: string; version: string }[];
   leftOut: LeftOut;
 }
 
@@ -101,9 +103,11 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
     });
     const products = [...new Set(admitted.map((c) => c.serverProduct ?? 'unknown'))].sort();
     const ps: ProductVersions[] = [];
+    const alone: KindSection['alone'] = [];
     for (const product of products) {
       const mine = admitted.filter((c) => (c.serverProduct ?? 'unknown') === product && c.serverVersion);
       const versions = [...new Set(mine.map((c) => c.serverVersion!))].sort(compareVersions);
+      if (versions.length === 1) alone.push({ product, version: versions[0]! });
       if (versions.length < 2) continue;
       const reference = versions[0]!;
       const rows = versions.slice(1).map((version) => ({
@@ -119,7 +123,7 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
       }));
       ps.push({ product, reference, rows });
     }
-    if (ps.length === 0 && leftOut.byResult.size === 0) continue;
+    if (ps.length === 0 && alone.length === 0 && leftOut.byResult.size === 0) continue;
     out.push({
       machineKey: first.machineKey!,
       machineLabel: first.machineLabel ?? '?',
@@ -128,6 +132,7 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
       configLabel: first.configLabel ?? '?',
       isDefault: first.configDefault === 1,
       products: ps,
+      alone,
       leftOut,
     });
   }
@@ -223,9 +228,10 @@ function pairedFigure(label: string, ref: readonly SiteCellRow[], other: readonl
 
 /** The sections that hold this version (for its page). */
 export function sectionsOf(product: string | null, version: string | null): KindSection[] {
-  return versionSections().filter((s) =>
-    s.products.some(
-      (p) => p.product === product && (p.reference === version || p.rows.some((r) => r.version === version)),
-    ),
+  return versionSections().filter(
+    (s) =>
+      s.products.some(
+        (p) => p.product === product && (p.reference === version || p.rows.some((r) => r.version === version)),
+      ) || s.alone.some((a) => a.product === product && a.version === version),
   );
 }
