@@ -130,3 +130,4 @@ export {
   type WorkloadDefinition,
   workloadDefinition,
 } from './workloads.js';
+export { ADMITTED_CELL_SQL } from './admitted-sql.js';
