@@ -59,7 +59,14 @@ export function countRank(
   }
   const ops = st.ops.get(resultId, workloadFingerprint)?.ops;
   if (ops === null || ops === undefined) return null;
-  const n = st.rank.get({ fp: workloadFingerprint, cpu: null, kind: null, id: resultId, ops, myCpu: cpuModel })!;
+  const n = st.rank.get({
+    fp: workloadFingerprint,
+    cpu: null,
+    kind: null,
+    id: resultId,
+    ops,
+    myCpu: cpuModel,
+  })!;
   if (n.member === 0) return null;
   return {
     overall: rankFromCounts(ops, n.size, n.signers, n.slower, n.atOps),

@@ -67,7 +67,10 @@ export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS 
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.result_id`;
 
-type CohortStatement = Database.Statement<[{ fp: string; cpu: string | null; kind: string | null }], CohortMember>;
+type CohortStatement = Database.Statement<
+  [{ fp: string; cpu: string | null; kind: string | null }],
+  CohortMember
+>;
 const statements = new WeakMap<BenchDb, CohortStatement>();
 
 export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOptions = {}): Cohort {
@@ -76,7 +79,11 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
     st = db.sqlite.prepare(COHORT_SQL) as CohortStatement;
     statements.set(db, st);
   }
-  const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null, kind: opts.machineKey ?? null });
+  const members = st.all({
+    fp: workloadFingerprint,
+    cpu: opts.cpuModel ?? null,
+    kind: opts.machineKey ?? null,
+  });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
   return withSigners(workloadFingerprint, members);
 }
@@ -170,7 +177,9 @@ export function countBelow(length: number, at: (i: number) => number, x: number,
 /** The query plan of a cohort, one line per step: a test holds it to the indexes. */
 export function explainCohort(db: BenchDb): string {
   return (
-    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null, kind: null }) as { detail: string }[]
+    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null, kind: null }) as {
+      detail: string;
+    }[]
   )
     .map((r) => r.detail)
     .join('; ');

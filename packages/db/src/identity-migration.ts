@@ -45,7 +45,9 @@ CREATE INDEX results_site_by_id ON results (
 
 export function identityMigration(sqlite: Database.Database): void {
   sqlite.exec(COLUMNS);
-  const rows = sqlite.prepare<[], { id: string; kind: 'signed' | 'imported' }>('SELECT id, kind FROM results').all();
+  const rows = sqlite
+    .prepare<[], { id: string; kind: 'signed' | 'imported' }>('SELECT id, kind FROM results')
+    .all();
   const doc = sqlite.prepare<[string], { document: string }>('SELECT document FROM results WHERE id = ?');
   const update = sqlite.prepare(
     `UPDATE results SET machine_key = @machine_key, machine_label = @machine_label, config_key = @config_key,

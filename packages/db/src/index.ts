@@ -1,3 +1,4 @@
+export { ADMITTED_CELL_SQL } from './admitted-sql.js';
 export {
   type AdHocCells,
   adHocCells,
@@ -130,4 +131,3 @@ export {
   type WorkloadDefinition,
   workloadDefinition,
 } from './workloads.js';
-export { ADMITTED_CELL_SQL } from './admitted-sql.js';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
+import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
 import { SIGNER_OF_R } from './signers-migration.js';

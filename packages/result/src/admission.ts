@@ -86,3 +86,10 @@ export function spreadLabel(results: number): string {
     ? `95% interval of the median of ${results} results`
     : `range of ${results} results`;
 }
+
+/** What admission reads of one cell of a signed result, as its document records it. */
+export interface ResultCellAdmission {
+  label: string;
+  reasons: AdmissionReason[];
+  unstable: boolean;
+}
