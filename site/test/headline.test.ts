@@ -58,7 +58,14 @@ describe('the headline rule', () => {
 
   it('admits only what the admission rule admits, of the default configuration; unstable alone is admitted', () => {
     expect(countsForHeadline(cell('m', 'k', 1, { copyOf: 'x' }))).toBe(false);
-    for (const flags of ['BUSY_HOST', 'CPU_STEAL', 'DRIFT', 'DRIFT,UNSTABLE', 'CLIENT_BOUND,UNSTABLE', 'ERRORS'])
+    for (const flags of [
+      'BUSY_HOST',
+      'CPU_STEAL',
+      'DRIFT',
+      'DRIFT,UNSTABLE',
+      'CLIENT_BOUND,UNSTABLE',
+      'ERRORS',
+    ])
       expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: flags })), flags).toBe(false);
     expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: 'UNSTABLE' }))).toBe(true);
     expect(countsForHeadline(cell('m', 'k', 1, { warningCodes: 'IO_THREADS_OVER_CPUS,VM' }))).toBe(false);

@@ -48,7 +48,9 @@ export function buildKindsFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-kinds-'
   // measurements would be stored as copies and counted once.
   const store = (speed: number, ...edits: Edit[]) => {
     const r = withOwnHistograms(
-      sweepResult(n, speed, (x) => edits.forEach((e) => e(x))),
+      sweepResult(n, speed, (x) => {
+        for (const e of edits) e(x);
+      }),
       (n - 499) * 0.2,
     );
     n++;
@@ -75,7 +77,10 @@ export function buildKindsFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-kinds-'
     const rounds =
       (factors: number[]): Edit =>
       (r) => {
-        for (const c of r.cells) c.trials.forEach((t, i) => (t.opsPerSec *= factors[i] ?? 1));
+        for (const c of r.cells)
+          c.trials.forEach((t, i) => {
+            t.opsPerSec *= factors[i] ?? 1;
+          });
       };
     const a60 = store(0.5, l2(512), version('6.0.20'), member(0), rounds([1, 0.8, 1.1]));
     const a70 = store(0.51, l2(512), version('7.0.15'), member(1), rounds([1.01, 0.79, 1.12]));

@@ -86,14 +86,12 @@ describe('summaries never pool machine kinds or configurations', () => {
   it('the explorer: one bar per version, kind and configuration; a range of 3 results is called a range; left-out listed', async () => {
     const { page, errors } = await site.open('/explore/get/');
     await page.waitForSelector('table.explore-bars tbody tr');
-    const bars = await page
-      .locator('table.explore-bars tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => ({
-          text: tr.textContent ?? '',
-          ratio: tr.querySelector('[data-label=ratio]')?.textContent ?? '',
-        })),
-      );
+    const bars = await page.locator('table.explore-bars tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        text: tr.textContent ?? '',
+        ratio: tr.querySelector('[data-label=ratio]')?.textContent ?? '',
+      })),
+    );
     const gets = readdirSync(join(site.out, 'explore/w')).map(
       (f) =>
         JSON.parse(readFileSync(join(site.out, 'explore/w', f), 'utf8')) as {

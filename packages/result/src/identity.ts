@@ -226,7 +226,8 @@ export function importedMachineFacts(r: ImportedV1): MachineFacts {
   };
 }
 
-export function importedConfigFacts(r: ImportedV1): ConfigFacts {
+/** An imported result states none of these settings in a form the identity reads: all unknown. */
+export function importedConfigFacts(_r: ImportedV1): ConfigFacts {
   return {
     ioThreads: null,
     ioThreadsDoReads: null,

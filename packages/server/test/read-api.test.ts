@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ADMITTED_CELL_SQL, type BenchDb, explainCohort, explainSearch, ingestImported, openDatabase } from '@redis-benchdb/db';
+import {
+  ADMITTED_CELL_SQL,
+  type BenchDb,
+  explainCohort,
+  explainSearch,
+  ingestImported,
+  openDatabase,
+} from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type RunningServer, startServer } from '../dist/index.js';
 import { ROUTES } from '../dist/routes/method-not-allowed.js';

@@ -182,8 +182,11 @@ export function acrossKinds(base: CompareInput, other: CompareInput): Verdict | 
   const config = f(base, 'configuration') !== f(other, 'configuration');
   if (!machine && !config) return null;
   const version = f(base, 'product') !== f(other, 'product') || f(base, 'version') !== f(other, 'version');
-  const what = [machine && 'machine', config && 'configuration', version && 'version'].filter(Boolean) as string[];
-  const said = what.length === 1 ? `${what[0]} differs` : `${what.slice(0, -1).join(', ')} and ${what.at(-1)} differ`;
+  const what = [machine && 'machine', config && 'configuration', version && 'version'].filter(
+    Boolean,
+  ) as string[];
+  const said =
+    what.length === 1 ? `${what[0]} differs` : `${what.slice(0, -1).join(', ')} and ${what.at(-1)} differ`;
   return { outcome: 'no verdict', rule: 'different-kind', text: `no verdict: ${said}` };
 }
 

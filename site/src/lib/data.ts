@@ -86,13 +86,17 @@ export function machines(): Bucket[] {
   if (machineBuckets) return machineBuckets;
   machineBuckets = bucket(
     (r) => [machineSlugPart(r)],
-    (r) => r.machineLabel ?? `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
+    (r) =>
+      r.machineLabel ??
+      `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
   );
   for (const b of machineBuckets) for (const r of b.rows) machineSlugs.set(r.id, b.slug);
   return machineBuckets;
 }
 
-function machineSlugPart(r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>) {
+function machineSlugPart(
+  r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>,
+) {
   const key = r.machineKey ?? `${r.cpuModel}|${r.virtualizationKind}`;
   const words = (r.machineLabel ?? r.cpuModel ?? 'unknown')
     .split(' · ')[0]!
@@ -105,7 +109,9 @@ function machineSlugPart(r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 
 }
 
 /** The machine kind's slug for any row that carries its key (a result row or a cell row). */
-export function machineSlugOfKey(r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>): string {
+export function machineSlugOfKey(
+  r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>,
+): string {
   return machineSlugPart(r);
 }
 

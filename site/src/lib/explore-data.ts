@@ -5,7 +5,12 @@ import {
   type WorkloadCell,
   workloadDefinition,
 } from '@redis-benchdb/db';
-import { MIN_RESULTS_FOR_MEDIAN_CI, median, medianCiOrderStatistics, spreadLabel } from '@redis-benchdb/result';
+import {
+  MIN_RESULTS_FOR_MEDIAN_CI,
+  median,
+  medianCiOrderStatistics,
+  spreadLabel,
+} from '@redis-benchdb/result';
 import { cellLeftOut, LeftOut } from './admit.js';
 import { cellsChart } from './charts/cells.js';
 import { allResults, database, HEADLINE_SUITE, machineSlugOf, versionSlugOf } from './data.js';
@@ -220,7 +225,10 @@ function bar(
   return {
     key: createHash('sha256').update(key).digest('hex').slice(0, 10),
     server: `${r.serverProduct ?? 'unknown server'} ${shortText(r.serverVersion ?? '(version unknown)', 60).text}`,
-    machine: shortText(r.machineLabel ?? `${r.cpuModel ?? 'unknown CPU'} (${r.virtualizationKind ?? '?'})`, 120).text,
+    machine: shortText(
+      r.machineLabel ?? `${r.cpuModel ?? 'unknown CPU'} (${r.virtualizationKind ?? '?'})`,
+      120,
+    ).text,
     machineKey: r.machineKey ?? '?',
     configKey: r.configKey ?? '?',
     config: shortText(r.configLabel ?? 'configuration unknown', 120).text,

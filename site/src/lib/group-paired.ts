@@ -40,7 +40,7 @@ export function pairComparison(comparison: Comparison, members: readonly ResultV
 }
 
 /** The paired ratio of two cells of one interleaved group, trial i with trial i (null with no pair measured). */
-export function roundRatio(base: Pick<CellView, "trialOps">, other: Pick<CellView, "trialOps">) {
+export function roundRatio(base: Pick<CellView, 'trialOps'>, other: Pick<CellView, 'trialOps'>) {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < Math.min(base.trialOps.length, other.trialOps.length); i++) {

@@ -1,5 +1,5 @@
-import { cellLeftOut, type LeftOut } from './admit.js';
 import type { SiteCellRow } from '@redis-benchdb/db';
+import { cellLeftOut, type LeftOut } from './admit.js';
 import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
 import type { Chart } from './charts/render.js';

@@ -88,7 +88,8 @@ export function versionSections(): KindSection[] {
 export function sections(all: readonly SiteCellRow[]): KindSection[] {
   const byKind = new Map<string, SiteCellRow[]>();
   for (const c of all) {
-    if (c.kind !== 'signed' || c.opsMedian === null || c.copyOf !== null || !c.machineKey || !c.configKey) continue;
+    if (c.kind !== 'signed' || c.opsMedian === null || c.copyOf !== null || !c.machineKey || !c.configKey)
+      continue;
     const k = `${c.machineKey}\u0000${c.configKey}`;
     byKind.set(k, [...(byKind.get(k) ?? []), c]);
   }
@@ -193,7 +194,11 @@ function figure(label: string, ref: readonly SiteCellRow[], other: readonly Site
 }
 
 /** The paired ratio of the interleaved group holding both with the most rounds (the newest on a tie), or null. */
-function pairedFigure(label: string, ref: readonly SiteCellRow[], other: readonly SiteCellRow[]): VersionFigure | null {
+function pairedFigure(
+  label: string,
+  ref: readonly SiteCellRow[],
+  other: readonly SiteCellRow[],
+): VersionFigure | null {
   let best: VersionFigure | null = null;
   let bestAt = '';
   for (const r of ref) {
@@ -231,7 +236,8 @@ export function sectionsOf(product: string | null, version: string | null): Kind
   return versionSections().filter(
     (s) =>
       s.products.some(
-        (p) => p.product === product && (p.reference === version || p.rows.some((r) => r.version === version)),
+        (p) =>
+          p.product === product && (p.reference === version || p.rows.some((r) => r.version === version)),
       ) || s.alone.some((a) => a.product === product && a.version === version),
   );
 }

@@ -152,7 +152,9 @@ function render(
   const head = [
     'Server · machine',
     'ops/s: median and its spread',
-    ref.chosen ? 'vs baseline (same machine kind and configuration)' : 'vs first bar (same machine kind and configuration)',
+    ref.chosen
+      ? 'vs baseline (same machine kind and configuration)'
+      : 'vs first bar (same machine kind and configuration)',
     'p50',
     'p99',
     'results',
@@ -241,7 +243,9 @@ function row(b: Bar, ref: Bar, chosen: boolean, scale: number, choose: (vs?: str
     el(
       'td',
       { class: 'num', 'data-label': 'ratio' },
-      ratio(b, ref) === null && b.key !== ref.key ? 'machine or configuration differs' : formatRatio(ratio(b, ref)),
+      ratio(b, ref) === null && b.key !== ref.key
+        ? 'machine or configuration differs'
+        : formatRatio(ratio(b, ref)),
     ),
     el('td', { class: 'num', 'data-label': 'p50' }, us(b.p50)),
     el('td', { class: 'num', 'data-label': 'p99' }, us(b.p99)),
