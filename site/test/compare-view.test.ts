@@ -10,7 +10,7 @@ const input = (id: string, name: string, cells: CompareInput['cells']): CompareI
   id: id.repeat(64).slice(0, 64),
   name,
   kind: 'signed',
-  fields: {},
+  fields: { machineKind: 'kind A', configuration: 'default' },
   cells,
 });
 const cell = (fp: string, median: number, warnings: string[] = []) => ({

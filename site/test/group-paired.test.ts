@@ -22,6 +22,8 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
     id,
     kind: 'signed',
     machine: {},
+    machineKind: { key: 'm1|kind', label: 'kind A' },
+    configuration: { key: 'c1|default', label: 'default' },
     server: {},
     link: {},
     suite: null,

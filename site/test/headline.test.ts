@@ -13,6 +13,10 @@ const cell = (machine: string, key: string, ops: number, more: Partial<SiteCellR
     signer: key,
     copyOf: null,
     noVerdict: null,
+    configDefault: 1,
+    warningCodes: null,
+    incomplete: 0,
+    crossCheck: 'match',
     ...more,
   }) as SiteCellRow;
 
@@ -52,11 +56,22 @@ describe('the headline rule', () => {
     expect(backing(e.find((x) => x.name === 'b')!)).toBe('1 result, 1 signer');
   });
 
-  it('leaves out copies and cells disturbed while they ran, not unstable or client-bound ones', () => {
+  it('admits only what the admission rule admits, of the default configuration; unstable alone is admitted', () => {
     expect(countsForHeadline(cell('m', 'k', 1, { copyOf: 'x' }))).toBe(false);
-    for (const flags of ['BUSY_HOST', 'CPU_STEAL', 'DRIFT', 'DRIFT,UNSTABLE'])
+    for (const flags of [
+      'BUSY_HOST',
+      'CPU_STEAL',
+      'DRIFT',
+      'DRIFT,UNSTABLE',
+      'CLIENT_BOUND,UNSTABLE',
+      'ERRORS',
+    ])
       expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: flags })), flags).toBe(false);
-    expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: 'CLIENT_BOUND,UNSTABLE' }))).toBe(true);
+    expect(countsForHeadline(cell('m', 'k', 1, { noVerdict: 'UNSTABLE' }))).toBe(true);
+    expect(countsForHeadline(cell('m', 'k', 1, { warningCodes: 'IO_THREADS_OVER_CPUS,VM' }))).toBe(false);
+    expect(countsForHeadline(cell('m', 'k', 1, { incomplete: 1 }))).toBe(false);
+    expect(countsForHeadline(cell('m', 'k', 1, { crossCheck: 'mismatch' }))).toBe(false);
+    expect(countsForHeadline(cell('m', 'k', 1, { configDefault: 0 }))).toBe(false);
     expect(countsForHeadline(cell('m', 'k', 1, { opsMedian: null }))).toBe(false);
   });
 

@@ -16,7 +16,8 @@ const input = (
   id,
   name: id,
   kind: 'signed',
-  fields,
+  // One machine kind and configuration unless a test says otherwise: across kinds there is no verdict.
+  fields: { machineKind: 'kind A', configuration: 'default', ...fields },
   cells,
 });
 const cell = (fp: string, median: number, spread: number) => ({

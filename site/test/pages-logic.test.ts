@@ -47,6 +47,12 @@ const result = (id: string, o: Partial<SiteResultRow>): SiteResultRow => ({
   cellCount: 2,
   copyOf: null,
   cpuCaches: null,
+  machineKey: 'm1|AMD',
+  machineLabel: 'AMD EPYC · 2 vCPU · KVM',
+  configKey: 'c1|default',
+  configLabel: 'io-threads 1',
+  configDefault: 1,
+  incomplete: 0,
   ...o,
 });
 
@@ -293,6 +299,8 @@ describe('reproduce', () => {
   it('gives an ad hoc run its flags in full, a custom command word for word', () => {
     const lines = reproduceCommands(example('adhoc-open-loop-macos.json'));
     expect(lines).toEqual([
+      // Its server (not launched by the runner) kept RDB snapshots on: part of the configuration.
+      '# the server ran with: save 3600 1 300 100 60 10000',
       'npx redis-benchdb run -t get -c 20 --duration 10 --warmup 1 -P 1 -d 64-1024 -r 100000 --key-pattern zipf --preload --rate 50000 --arrival poisson --threads 2 --seed 42 -s /tmp/valkey.sock --resp3',
       'npx redis-benchdb run -c 50 -n 200000 -P 8 --pipeline-mode window -d 32 -r 10000 --threads 2 --seed 42 --trials 2 -s /tmp/valkey.sock --resp3 HSET __key__ field __data__',
     ]);
@@ -312,6 +320,28 @@ describe('reproduce', () => {
     expect(reproduceCommands(example('suite-run.json'))).toEqual(['npx redis-benchdb run --profile quick']);
   });
 
+  it('gives a launched server its whole configuration and pinning; says how an external server ran', () => {
+    const r = example('suite-run.json');
+    r.environment.server!.ioThreads = 2;
+    r.environment.server!.persistence = { save: '', appendonly: true, appendfsync: 'always' };
+    r.environment.client.numa.serverCpus = '1';
+    r.environment.client.numa.clientCpus = '0';
+    expect(reproduceCommands(r)).toEqual([
+      '# the server ran with: io-threads 2; appendonly yes; appendfsync always',
+      'npx redis-benchdb run --profile quick',
+    ]);
+    (r as ResultV1 & { runGroup: unknown }).runGroup = {
+      id: 'a',
+      index: 0,
+      size: 2,
+      label: 'x',
+      varies: ['serverBin'],
+    };
+    expect(reproduceCommands(r)).toEqual([
+      "npx redis-benchdb run --profile quick --server-bin redis-server --server-config 'io-threads 2' --server-config 'appendonly yes' --server-config 'appendfsync always' --server-cpus 1 --client-cpus 0",
+    ]);
+  });
+
   it('runs plain tests with the same flags from one -t list, and quotes what a shell would split', () => {
     const r = example('adhoc-open-loop-macos.json');
     const get = r.cells[0]!;
@@ -320,7 +350,7 @@ describe('reproduce', () => {
     const custom = structuredClone(r.cells[1]!);
     custom.workload.command = ['SET', 'k', "it's here"];
     r.cells = [get, set, custom];
-    const lines = reproduceCommands(r);
+    const lines = reproduceCommands(r).filter((l) => !l.startsWith('#'));
     expect(lines[0]).toMatch(/^npx redis-benchdb run -t get,set /);
     expect(lines[1]).toMatch(/ SET k 'it'\\''s here'$/);
   });

@@ -53,7 +53,7 @@ describe('verdicts wait for evidence', () => {
       expect(r.verdict).toBe('no verdict');
       // Three repeated results of this environment (two from one key, one from another): measured.
       expect(r.rule).toMatch(
-        /^difference \+3\.0% within between-run noise ±\d+\.\d% \(CV \d\.\d% measured over 3 repeated results\)$/,
+        /^difference \+3\.0% within between-run noise −\d+\.\d% to \+\d+\.\d% \(CV \d\.\d% measured over 3 repeated results\)$/,
       );
     }
     expect(errors).toEqual([]);
@@ -71,7 +71,7 @@ describe('verdicts wait for evidence', () => {
     const set = rows.find((r) => r.cell === 'SET')!;
     expect(set.verdict).toBe('faster');
     expect(set.rule).toMatch(
-      /^difference \+100\.0% beyond between-run noise ±64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); 95% intervals apart$/,
+      /^difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); 95% intervals apart$/,
     );
     expect(errors).toEqual([]);
     await page.context().close();
@@ -86,28 +86,26 @@ describe('cohort integrity', () => {
   it('a re-signed copy with ops/s x10 does not become the headline; the one-key machine is marked and ranked last', async () => {
     const { page, errors } = await open('/');
     const machine = page.locator('section.headline[data-by="machine"]');
-    // A machine is its CPU model and whether it is a VM (lib/live.ts).
-    const [real, fake] = [`${MACHINE} (bare-metal)`, `${FAKE_CPU} (bare-metal)`];
+    // A machine is its machine kind (packages/result identity.ts): its label starts with the CPU model.
     const top = (await machine.locator('.headline-top').textContent())!.replace(/\s+/g, ' ');
-    // K1's median of its three honest runs, K2's, and the forger's x10: the lower middle is K1's.
-    const ops = Math.round(fx.getOps).toLocaleString('en-US');
-    expect(top).toContain(
-      `Fastest machine on the baseline GET: ${real}, ${ops} ops/s: the median of 3 signers' medians over 5 results.`,
+    // Only the default configuration is in the headline (issue 27): the io-threads 2 runs are not.
+    expect(top).toMatch(
+      new RegExp(
+        `Fastest machine on the baseline GET: ${MACHINE.replace(/[()@.]/g, '\\$&')} · .*, [\\d,]+ ops/s: the median of 3 signers' medians over 4 results\\.`,
+      ),
     );
     const rows = await machine
       .locator('table.headline-rank tbody tr')
       .evaluateAll((trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
       );
-    expect(rows.map((r) => r[1])).toEqual([real, fake]);
-    expect(rows[0]![4]).toBe('5 results, 3 signers');
+    expect(rows.map((r) => r[1]!.split(' · ')[0])).toEqual([MACHINE, FAKE_CPU]);
+    expect(rows[0]![4]).toBe('4 results, 3 signers');
     expect(rows[1]![4]).toBe('1 result, 1 signer 1 signer');
     // The forger's machine claims ten times the figure, and still comes second.
     expect(Number(rows[1]![2]!.replace(/,/g, ''))).toBeGreaterThan(9 * fx.getOps);
-    const version = (await page.locator('section.headline[data-by="version"] .headline-top').textContent())!;
-    expect(version.replace(/\s+/g, ' ')).toContain(
-      `redis 7.4.1, ${ops} ops/s: the median of 3 signers' medians`,
-    );
+    // No headline ranks server versions (issue 27).
+    expect(await page.locator('section.headline[data-by="version"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });

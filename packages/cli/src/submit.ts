@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defaultDatabasePath } from '@redis-benchdb/db';
-import { contentId } from '@redis-benchdb/result';
+import {
+  ADMISSION_REASON_TEXT,
+  contentId,
+  type ResultCellAdmission,
+  type ResultV1,
+  resultCellAdmission,
+} from '@redis-benchdb/result';
 import { cliName, shellQuote } from './run/invocation.js';
 
 /**
@@ -35,7 +41,7 @@ export interface CohortStanding {
   percentile: number | null;
 }
 
-/** A headline cell's standing in its cohort (results of the same workload), overall and on the same CPU model. */
+/** A headline cell's standing in its cohort (results of the same workload), overall and on the same machine kind. */
 export interface CellRank {
   label: string;
   opsPerSec: number;
@@ -104,14 +110,48 @@ export async function postEnvelope(url: string, body: string, timeoutMs = 15_000
 
 /**
  * One line per headline cell: `GET: faster than 83% of the 11 other results of this workload; 2nd of 3 on
- * this CPU model`. The service gives no percentile for a tiny cohort, and then the line says the place.
+ * this machine kind`. The service gives no percentile for a tiny cohort, and then the line says the place.
+ * With the signed envelope, the lines follow the admission rule the service ranks by (packages/result
+ * admission.ts): when no cell of the run is admitted and stable, they say so instead of a bare rank; a
+ * ranked cell that is unstable says so; cells left out of rankings are counted with their reasons.
  */
-export function rankLines(ranks: readonly CellRank[]): string[] {
-  return ranks.map((r) => {
+export function rankLines(ranks: readonly CellRank[], envelope?: string): string[] {
+  const cells = admissionOf(envelope);
+  const lines = ranks.map((r) => {
     const overall = standingText(r.overall, 'of this workload');
-    const cpu = r.sameCpu ? `; ${standingText(r.sameCpu, 'on this CPU model')}` : '';
-    return `  ${r.label}: ${overall}${cpu}`;
+    const kind = r.sameCpu ? `; ${standingText(r.sameCpu, 'on this machine kind')}` : '';
+    const unstable = cells?.find((c) => c.label === r.label)?.unstable
+      ? ' (unstable: its trials disagree by more than 10%, so this place is loose)'
+      : '';
+    return `  ${r.label}: ${overall}${kind}${unstable}`;
   });
+  if (!cells) return lines;
+  const left = cells.filter((c) => c.reasons.length > 0);
+  if (cells.every((c) => c.reasons.length > 0 || c.unstable))
+    return [`  no rank: no cell of this run is fit to rank servers by (${reasonsText(cells)})`];
+  if (left.length > 0)
+    lines.push(`  ${left.length} of ${cells.length} cells left out of rankings: ${reasonsText(left)}`);
+  return lines;
+}
+
+function admissionOf(envelope: string | undefined): ResultCellAdmission[] | null {
+  if (!envelope) return null;
+  try {
+    return resultCellAdmission(JSON.parse(JSON.parse(envelope).payload) as ResultV1);
+  } catch {
+    // Not a signed result.v1 envelope: the service's ranks are printed as they came.
+    return null;
+  }
+}
+
+/** "4 busy host, 2 unstable": each cell counted once, under its first reason. */
+function reasonsText(cells: readonly ResultCellAdmission[]): string {
+  const n = new Map<string, number>();
+  for (const c of cells) {
+    const why = c.reasons[0] ? ADMISSION_REASON_TEXT[c.reasons[0]] : c.unstable ? 'unstable' : null;
+    if (why) n.set(why, (n.get(why) ?? 0) + 1);
+  }
+  return [...n.entries()].map(([why, k]) => `${k} ${why}`).join(', ');
 }
 
 function standingText(s: CohortStanding, where: string): string {

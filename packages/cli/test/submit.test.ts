@@ -1,8 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, openDatabase } from '@redis-benchdb/db';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rankLines } from '../src/submit.js';
 import {
@@ -52,10 +53,45 @@ describe('rank lines', () => {
         { label: 'LPUSH', opsPerSec: 1, overall: standing(1, 1, null), sameCpu: standing(1, 1, null) },
       ]),
     ).toEqual([
-      '  GET: faster than 90% of the 11 other results of this workload (2nd of 12); 2nd of 3 results on this CPU model',
+      '  GET: faster than 90% of the 11 other results of this workload (2nd of 12); 2nd of 3 results on this machine kind',
       // Floored: 99.99 is not "faster than 100%".
       '  SET: faster than 99% of the 100 other results of this workload (1st of 101)',
-      '  LPUSH: the only result of this workload; the only result on this CPU model',
+      '  LPUSH: the only result of this workload; the only result on this machine kind',
+    ]);
+  });
+});
+
+describe('rank lines follow the admission rule', () => {
+  const example = JSON.parse(
+    readFileSync(new URL('../../../schemas/examples/valid/suite-run.json', import.meta.url), 'utf8'),
+  ) as ResultV1;
+  const envelope = (edit: (r: ResultV1) => void) => {
+    const r = structuredClone(example);
+    edit(r);
+    return JSON.stringify({ payload: JSON.stringify(r) });
+  };
+  const ranked = [
+    { label: 'GET', opsPerSec: 1, overall: { size: 3, place: 1, percentile: null }, sameCpu: null },
+  ];
+
+  it('says there is no rank when every cell was on a busy host or unstable, never a bare rank', () => {
+    const busy = envelope((r) => {
+      r.warnings.push({ code: 'BUSY_HOST', cell: 'GET', message: 'busy' });
+      r.cells.find((c) => c.label === 'SET')!.unstable = true;
+    });
+    expect(rankLines(ranked, busy)).toEqual([
+      '  no rank: no cell of this run is fit to rank servers by (1 unstable, 1 busy host)',
+    ]);
+  });
+
+  it('counts the cells left out, and marks a ranked cell that is unstable', () => {
+    const one = envelope((r) => {
+      r.warnings.push({ code: 'DRIFT', cell: 'SET', message: 'drift' });
+      r.cells.find((c) => c.label === 'GET')!.unstable = false;
+    });
+    expect(rankLines(ranked, one)).toEqual([
+      '  GET: 1st of 3 results of this workload',
+      '  1 of 2 cells left out of rankings: 1 drift',
     ]);
   });
 });
@@ -77,7 +113,7 @@ describe('keeping and submitting results', () => {
     expect(ok.stderr).toContain(`submitted: ${id} ${service.url}/results/${id}/`);
     // The first SET of this workload on the service: nothing to rank it against, and it says so.
     expect(ok.stderr).toMatch(
-      /^ {2}SET: the only result of this workload; the only result on this CPU model$/m,
+      /^ {2}(SET: the only result of this workload; the only result on this machine kind|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
     );
     const local = openDatabase(localDb, { readonly: true });
     expect(count(local).results).toBe(1);
@@ -89,7 +125,7 @@ describe('keeping and submitting results', () => {
     expect(second.code, second.stderr).toBe(0);
     // Two results: a place, never a percentile.
     expect(second.stderr).toMatch(
-      /^ {2}SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this CPU model$/m,
+      /^ {2}(SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this machine kind|SET: the only result of this workload; the only result on this machine kind|no rank: .+)$/m,
     );
     expect(second.stderr).not.toMatch(/^ {2}SET:.*%/m);
     expect((await (await fetch(`${service.url}/api/v1/results/${id}`)).json()).keyFingerprint).toMatch(
@@ -132,7 +168,7 @@ describe('keeping and submitting results', () => {
     const first = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(first.code, first.stdout).toBe(0);
     expect(first.stdout).toMatch(
-      /^ {2}INCR: the only result of this workload; the only result on this CPU model$/m,
+      /^ {2}(INCR: the only result of this workload; the only result on this machine kind|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
     );
     const again = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(again.stdout).toContain('already stored');

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { COHORT_SQL, type CohortRank, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 
@@ -10,14 +11,15 @@ import type { BenchDb } from './open.js';
 const RANK_SQL = `SELECT count(*) AS size, count(DISTINCT signer) AS signers,
          coalesce(sum(resultId = @id), 0) AS member,
          coalesce(sum(opsPerSec < @ops), 0) AS slower, coalesce(sum(opsPerSec = @ops), 0) AS atOps,
-         coalesce(sum(cpuModel IS @myCpu), 0) AS cpuSize,
-         count(DISTINCT CASE WHEN cpuModel IS @myCpu THEN signer END) AS cpuSigners,
-         coalesce(sum(cpuModel IS @myCpu AND opsPerSec < @ops), 0) AS cpuSlower,
-         coalesce(sum(cpuModel IS @myCpu AND opsPerSec = @ops), 0) AS cpuAtOps
+         coalesce(sum(machineKey IS @myCpu), 0) AS cpuSize,
+         count(DISTINCT CASE WHEN machineKey IS @myCpu THEN signer END) AS cpuSigners,
+         coalesce(sum(machineKey IS @myCpu AND opsPerSec < @ops), 0) AS cpuSlower,
+         coalesce(sum(machineKey IS @myCpu AND opsPerSec = @ops), 0) AS cpuAtOps
     FROM (${COHORT_SQL})`;
 
 /** The figure the cohort ranks a result by: its fastest cell of the workload (as COHORT_SQL's max). */
-const OPS_SQL = 'SELECT max(ops_median) AS ops FROM cells WHERE result_id = ? AND workload_fingerprint = ?';
+const OPS_SQL = `SELECT max(c.ops_median) AS ops FROM cells c JOIN results r ON r.id = c.result_id
+                  WHERE c.result_id = ? AND c.workload_fingerprint = ? AND ${ADMITTED_CELL_SQL}`;
 
 interface Counts {
   size: number;
@@ -57,7 +59,14 @@ export function countRank(
   }
   const ops = st.ops.get(resultId, workloadFingerprint)?.ops;
   if (ops === null || ops === undefined) return null;
-  const n = st.rank.get({ fp: workloadFingerprint, cpu: null, id: resultId, ops, myCpu: cpuModel })!;
+  const n = st.rank.get({
+    fp: workloadFingerprint,
+    cpu: null,
+    kind: null,
+    id: resultId,
+    ops,
+    myCpu: cpuModel,
+  })!;
   if (n.member === 0) return null;
   return {
     overall: rankFromCounts(ops, n.size, n.signers, n.slower, n.atOps),

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import type { BenchDb } from './open.js';
 import { SIGNER_OF_R } from './signers-migration.js';
 
@@ -27,6 +28,8 @@ export interface CohortMember {
   signer: string | null;
   /** The client machine's CPU model, or null when unknown. */
   cpuModel: string | null;
+  /** Its machine kind (packages/result identity.ts): what "the same machine" means when ranking. */
+  machineKey: string | null;
 }
 
 export interface Cohort {
@@ -41,26 +44,33 @@ export interface Cohort {
 }
 
 export interface CohortOptions {
-  /** Only results from this CPU model ("among the same CPU model"). */
+  /** Only results from this CPU model (the read API's filter). */
   cpuModel?: string;
+  /** Only results of this machine kind ("among the same machine kind"). */
+  machineKey?: string;
 }
 
 /**
- * Left out: retracted results, cells without a median, and cells whose replies were mostly errors
- * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
+ * Left out: retracted results, cells without a median, cells whose replies were mostly errors
+ * (warning ERRORS): their ops/s are how fast the server refused, and every cell the admission rule
+ * leaves out (admitted-sql.ts: busy host, drift, client-bound, io-threads over CPUs...). warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
 export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, ${SIGNER_OF_R} AS signer,
-              r.cpu_model AS cpuModel
+              r.cpu_model AS cpuModel, r.machine_key AS machineKey
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
-          AND (@cpu IS NULL OR r.cpu_model = @cpu)
+          AND (@cpu IS NULL OR r.cpu_model = @cpu) AND (@kind IS NULL OR r.machine_key = @kind)
+          AND ${ADMITTED_CELL_SQL}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.result_id`;
 
-type CohortStatement = Database.Statement<[{ fp: string; cpu: string | null }], CohortMember>;
+type CohortStatement = Database.Statement<
+  [{ fp: string; cpu: string | null; kind: string | null }],
+  CohortMember
+>;
 const statements = new WeakMap<BenchDb, CohortStatement>();
 
 export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOptions = {}): Cohort {
@@ -69,7 +79,11 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
     st = db.sqlite.prepare(COHORT_SQL) as CohortStatement;
     statements.set(db, st);
   }
-  const members = st.all({ fp: workloadFingerprint, cpu: opts.cpuModel ?? null });
+  const members = st.all({
+    fp: workloadFingerprint,
+    cpu: opts.cpuModel ?? null,
+    kind: opts.machineKey ?? null,
+  });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
   return withSigners(workloadFingerprint, members);
 }
@@ -163,7 +177,9 @@ export function countBelow(length: number, at: (i: number) => number, x: number,
 /** The query plan of a cohort, one line per step: a test holds it to the indexes. */
 export function explainCohort(db: BenchDb): string {
   return (
-    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null }) as { detail: string }[]
+    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null, kind: null }) as {
+      detail: string;
+    }[]
   )
     .map((r) => r.detail)
     .join('; ');

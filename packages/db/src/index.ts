@@ -1,3 +1,4 @@
+export { ADMITTED_CELL_SQL } from './admitted-sql.js';
 export {
   type AdHocCells,
   adHocCells,

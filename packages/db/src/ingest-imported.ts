@@ -5,7 +5,7 @@ import type { IngestOutcome } from './ingest.js';
 import { IngestError } from './ingest-error.js';
 import type { BenchDb } from './open.js';
 import { checkNumbers } from './plausibility.js';
-import { type CellRow, majorMinor, type ResultRow } from './rows.js';
+import { type CellRow, identityColumns, majorMinor, type ResultRow } from './rows.js';
 
 /**
  * Store one imported result (`redis-benchdb/imported.v1`): figures a tool printed or a document
@@ -92,6 +92,7 @@ export function ingestImported(
     run_group_label: null,
     run_group_index: null,
     cpu_caches: null,
+    ...identityColumns('imported', imported),
   } as unknown as ResultRow;
   const cells = imported.cells.map(
     (c, idx) =>

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
@@ -34,7 +35,7 @@ export class RankIndex {
     this.#dataVersion = this.#readDataVersion();
     this.#memberRows = db.sqlite.prepare(MEMBER_SQL);
     this.#resultRow = db.sqlite.prepare(
-      'SELECT cpu_model AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
+      'SELECT machine_key AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
     );
     this.#cells = db.sqlite.prepare(
       'SELECT label, workload_fingerprint AS workloadFingerprint FROM cells WHERE result_id = ? ORDER BY idx',
@@ -79,7 +80,8 @@ export class RankIndex {
       // Most recently used last: a Map keeps insertion order.
       this.#cohorts.delete(key);
     } else {
-      c = new SortedCohort(cohort(this.#db, fp, cpuModel === null ? {} : { cpuModel }).members);
+      // The "same CPU" cohort is the machine kind's (identity.ts): cpuModel here holds its key.
+      c = new SortedCohort(cohort(this.#db, fp, cpuModel === null ? {} : { machineKey: cpuModel }).members);
       if (this.#cohorts.size >= this.#max) this.#cohorts.delete(this.#cohorts.keys().next().value!);
     }
     this.#cohorts.set(key, c);
@@ -109,10 +111,10 @@ interface MemberRow {
 
 /** One result's membership in each cohort, by COHORT_SQL's rules (cohort.ts: change both together; a test holds them equal). */
 const MEMBER_SQL = `SELECT c.workload_fingerprint AS fp, max(c.ops_median) AS opsPerSec,
-              ${SIGNER_OF_R} AS signer, r.cpu_model AS cpuModel
+              ${SIGNER_OF_R} AS signer, r.machine_key AS cpuModel
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE c.result_id = ? AND c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL
-          AND r.retracted_at IS NULL
+          AND r.retracted_at IS NULL AND ${ADMITTED_CELL_SQL}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.workload_fingerprint`;

@@ -44,7 +44,8 @@ export interface RankOptions {
 export function resultRanks(db: BenchDb, resultId: string, opts: RankOptions = {}): HeadlineRank[] {
   const r = db.sqlite
     .prepare<[string], { cpuModel: string | null }>(
-      'SELECT cpu_model AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
+      // "The same machine" is the machine kind (identity.ts), not the CPU model's name.
+      'SELECT machine_key AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
     )
     .get(resultId);
   if (!r) return [];

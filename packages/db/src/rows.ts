@@ -1,4 +1,16 @@
-import { type Cell, type ResultV1, type Server, warningsOf } from '@redis-benchdb/result';
+import {
+  type Cell,
+  configFactsOf,
+  configIdentity,
+  type ImportedV1,
+  importedConfigFacts,
+  importedMachineFacts,
+  machineFactsOf,
+  machineIdentity,
+  type ResultV1,
+  type Server,
+  warningsOf,
+} from '@redis-benchdb/result';
 
 /**
  * The columns copied out of a result.v1 document. Named parameters for the prepared INSERTs in
@@ -56,6 +68,7 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     run_group_label: r.runGroup?.label ?? null,
     run_group_index: r.runGroup?.index ?? null,
     cpu_caches: cpuCaches(client.cpu),
+    ...identityColumns('signed', r),
   };
 }
 
@@ -137,4 +150,21 @@ function flag(b: boolean): 0 | 1 {
 export function cpuCaches(cpu: ResultV1['environment']['client']['cpu']): string | null {
   const { cacheL1dKiB: l1, cacheL2KiB: l2, cacheL3KiB: l3 } = cpu;
   return l1 == null || l2 == null || l3 == null ? null : `${l1}/${l2}/${l3}`;
+}
+
+/** The identity columns of one stored document (signed result.v1 or imported.v1). */
+export function identityColumns(kind: 'signed' | 'imported', doc: ResultV1 | ImportedV1) {
+  const m = machineIdentity(
+    kind === 'signed' ? machineFactsOf(doc as ResultV1) : importedMachineFacts(doc as ImportedV1),
+  );
+  const c = configIdentity(
+    kind === 'signed' ? configFactsOf(doc as ResultV1) : importedConfigFacts(doc as ImportedV1),
+  );
+  return {
+    machine_key: m.key,
+    machine_label: m.label,
+    config_key: c.key,
+    config_label: c.label,
+    config_default: c.isDefault ? 1 : 0,
+  };
 }

@@ -39,6 +39,13 @@ export interface SiteResultRow {
   copyOf: string | null;
   /** The CPU's cache sizes, "L1d/L2/L3" in KiB (migration 8); null where unknown. */
   cpuCaches: string | null;
+  /** Machine kind and configuration (migration 9, packages/result identity.ts); null only for a row it could not read. */
+  machineKey: string | null;
+  machineLabel: string | null;
+  configKey: string | null;
+  configLabel: string | null;
+  configDefault: 0 | 1 | null;
+  incomplete: 0 | 1 | null;
 }
 
 const SITE_ROW_SQL = `
@@ -50,7 +57,9 @@ const SITE_ROW_SQL = `
          r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
          ${SIGNER_OF_R} AS signer,
          r.run_group_id AS runGroupId, r.run_group_label AS runGroupLabel, r.run_group_index AS runGroupIndex,
-         r.cpu_caches AS cpuCaches,
+         r.cpu_caches AS cpuCaches, r.machine_key AS machineKey, r.machine_label AS machineLabel,
+         r.config_key AS configKey, r.config_label AS configLabel, r.config_default AS configDefault,
+         r.incomplete,
          (SELECT count(*) FROM cells c WHERE c.result_id = r.id) AS cellCount,
          (SELECT x.copy_of FROM result_copies x WHERE x.result_id = r.id) AS copyOf
     FROM results r
@@ -121,6 +130,17 @@ export interface SiteCellRow {
   copyOf: string | null;
   /** The warnings that keep this cell from a verdict, comma-separated (cell_measurements), or null. */
   noVerdict: string | null;
+  machineKey: string | null;
+  machineLabel: string | null;
+  configKey: string | null;
+  configLabel: string | null;
+  configDefault: 0 | 1 | null;
+  /** The run's or the cell's: either makes the figure a part. */
+  incomplete: 0 | 1 | null;
+  crossCheck: string | null;
+  clientBound: 0 | 1 | null;
+  runGroupId: string | null;
+  suiteProfile: string | null;
 }
 
 /**
@@ -139,6 +159,10 @@ function cellsSql(n: number): string {
               c.workload_fingerprint AS workloadFingerprint, c.ops_median AS opsMedian,
               c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High, c.p99_us AS p99Us,
               c.unstable, r.warning_codes AS warningCodes, r.key_fingerprint AS keyFingerprint,
+              r.machine_key AS machineKey, r.machine_label AS machineLabel, r.config_key AS configKey,
+              r.config_label AS configLabel, r.config_default AS configDefault,
+              max(r.incomplete, coalesce(c.incomplete, 0)) AS incomplete, c.cross_check AS crossCheck,
+              c.client_bound AS clientBound, r.run_group_id AS runGroupId, r.suite_profile AS suiteProfile,
               ${SIGNER_OF_R} AS signer,
               (SELECT x.copy_of FROM result_copies x WHERE x.result_id = c.result_id) AS copyOf,
               (SELECT m.no_verdict FROM cell_measurements m

@@ -60,6 +60,11 @@ const RESULT_COLUMNS = [
   'run_group_label',
   'run_group_index',
   'cpu_caches',
+  'machine_key',
+  'machine_label',
+  'config_key',
+  'config_label',
+  'config_default',
 ] as const satisfies readonly (keyof ResultRow)[];
 
 const CELL_COLUMNS = [

@@ -19,11 +19,18 @@ export interface WorkloadCell {
   p99Us: number | null;
   unstable: 0 | 1 | null;
   clientBound: 0 | 1 | null;
+  /** What admission reads (packages/result admission.ts): the cell's no-verdict flags, cross-check, incomplete. */
+  noVerdict: string | null;
+  crossCheck: string | null;
+  incomplete: 0 | 1 | null;
 }
 
 const CELLS_SQL = `SELECT c.workload_fingerprint AS workloadFingerprint, c.result_id AS resultId, c.label,
               c.ops_median AS opsMedian, c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High,
-              c.p50_us AS p50Us, c.p99_us AS p99Us, c.unstable, c.client_bound AS clientBound
+              c.p50_us AS p50Us, c.p99_us AS p99Us, c.unstable, c.client_bound AS clientBound,
+              c.cross_check AS crossCheck, c.incomplete,
+              (SELECT m.no_verdict FROM cell_measurements m
+                WHERE m.result_id = c.result_id AND m.idx = c.idx) AS noVerdict
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL

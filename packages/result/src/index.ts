@@ -1,3 +1,14 @@
+export {
+  ADMISSION_REASON_TEXT,
+  ADMISSION_REASONS,
+  type AdmissionInput,
+  type AdmissionReason,
+  admissionReasons,
+  leftOutText,
+  MIN_RESULTS_FOR_MEDIAN_CI,
+  type ResultCellAdmission,
+  spreadLabel,
+} from './admission.js';
 export { canonicalJson } from './canonical.js';
 export { contentId } from './content-id.js';
 export { DERIVED_NOTE, derivedWarnings, ioThreadsOverCpus, warningsOf } from './derived-warnings.js';
@@ -78,6 +89,19 @@ export {
 export { HistogramError, type HistogramErrorCode } from './histogram-error.js';
 export { summarizeCounts } from './histogram-summary.js';
 export {
+  allocatorFamily,
+  type ConfigFacts,
+  type ConfigIdentity,
+  configFactsOf,
+  configIdentity,
+  type Identity,
+  importedConfigFacts,
+  importedMachineFacts,
+  type MachineFacts,
+  machineFactsOf,
+  machineIdentity,
+} from './identity.js';
+export {
   ImportError,
   type ImportOptions,
   msToUs,
@@ -115,6 +139,7 @@ export {
   MAX_JSON_DEPTH,
 } from './json-structure.js';
 export { medianCiOrderStatistics, type OrderStatisticCi } from './median-ci.js';
+export { resultCellAdmission } from './result-admission.js';
 export {
   compileSchemas,
   ENVELOPE_SCHEMA_ID,

@@ -120,7 +120,9 @@ export type VerdictRule =
   | 'paired-excludes-1'
   | 'paired-holds-1'
   /** Interleaved, but one round only: no paired interval. */
-  | 'paired-one-round';
+  | 'paired-one-round'
+  /** The two ran on different machine kinds or configurations (identity.ts): the ratio is shown, never a verdict. */
+  | 'different-kind';
 
 export interface Verdict {
   outcome: 'faster' | 'slower' | 'no verdict';
@@ -173,7 +175,8 @@ export function unpairedVerdict(base: VerdictCell, other: VerdictCell): Verdict 
     return none('intervals-overlap', "the two 95% intervals overlap (each run's own noise)");
   const diff = other.median / base.median - 1;
   const band = noiseBand(base.noise, other.noise);
-  const noise = `between-run noise ±${pct(Math.expm1(band))} (${noiseText(base.noise, other.noise)})`;
+  // The band in the difference's own terms: a factor either way, so its two ends differ as percentages.
+  const noise = `between-run noise −${pct(-Math.expm1(-band))} to +${pct(Math.expm1(band))} (${noiseText(base.noise, other.noise)})`;
   if (Math.abs(Math.log(other.median / base.median)) <= band)
     return none('within-noise', `difference ${signedPct(diff)} within ${noise}`);
   const outcome = diff > 0 ? 'faster' : 'slower';

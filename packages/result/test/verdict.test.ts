@@ -52,7 +52,7 @@ describe('unpaired verdicts (results that did not run together)', () => {
     expect(v.outcome).toBe('no verdict');
     expect(v.rule).toBe('within-noise');
     expect(v.text).toBe(
-      'no verdict: difference +3.0% within between-run noise ±64.7% (default CV 18.0%: 0 repeated results, 3 needed)',
+      'no verdict: difference +3.0% within between-run noise −39.3% to +64.7% (default CV 18.0%: 0 repeated results, 3 needed)',
     );
   });
 
@@ -62,7 +62,7 @@ describe('unpaired verdicts (results that did not run together)', () => {
     const faster = unpairedVerdict(cell(100_000), cell(200_000));
     expect(faster).toMatchObject({ outcome: 'faster', rule: 'beyond-noise' });
     expect(faster.text).toMatch(
-      /^faster: difference \+100\.0% beyond between-run noise ±64\.7% .*; 95% intervals apart$/,
+      /^faster: difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% .*; 95% intervals apart$/,
     );
     expect(unpairedVerdict(cell(200_000), cell(100_000))).toMatchObject({ outcome: 'slower' });
   });

@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type BenchDb, explainCohort, explainSearch, ingestImported, openDatabase } from '@redis-benchdb/db';
+import {
+  ADMITTED_CELL_SQL,
+  type BenchDb,
+  explainCohort,
+  explainSearch,
+  ingestImported,
+  openDatabase,
+} from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type RunningServer, startServer } from '../dist/index.js';
 import { ROUTES } from '../dist/routes/method-not-allowed.js';
@@ -171,7 +178,9 @@ describe('GET /api/v1/cohorts/:fingerprint', () => {
   it("gives a workload's count and percentiles of ops/s, overall and on one CPU model", async () => {
     const row = reader.sqlite
       .prepare(
-        "SELECT workload_fingerprint AS fp, count(*) AS n FROM cells WHERE label = 'GET' GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        // A cohort holds the cells admission admits (packages/result admission.ts): no client-bound, busy-host... cell.
+        `SELECT c.workload_fingerprint AS fp, count(*) AS n FROM cells c JOIN results r ON r.id = c.result_id
+          WHERE c.label = 'GET' AND ${ADMITTED_CELL_SQL} GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
       )
       .get() as { fp: string; n: number };
     const reply = await request(`${api}/cohorts/${row.fp}`);
@@ -187,7 +196,10 @@ describe('GET /api/v1/cohorts/:fingerprint', () => {
     );
     const ops = (
       reader.sqlite
-        .prepare('SELECT ops_median AS v FROM cells WHERE workload_fingerprint = ? ORDER BY 1')
+        .prepare(
+          `SELECT c.ops_median AS v FROM cells c JOIN results r ON r.id = c.result_id
+            WHERE c.workload_fingerprint = ? AND ${ADMITTED_CELL_SQL} ORDER BY 1`,
+        )
         .all(row.fp) as { v: number }[]
     ).map((r) => r.v);
     expect(p.p50).toBe(ops[Math.ceil(ops.length / 2) - 1]);

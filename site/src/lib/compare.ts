@@ -40,6 +40,8 @@ export interface CompareInput {
 }
 
 export const COMPARED_FIELDS: Record<string, string> = {
+  machineKind: 'machine kind (CPU, caches, CPUs, virtualization)',
+  configuration: 'configuration',
   cpuModel: 'CPU model',
   cores: 'CPU cores',
   virtualization: 'VM or bare metal',
@@ -70,6 +72,8 @@ export function toCompareInput(
     name: resultName(r),
     kind: r.kind,
     fields: {
+      machineKind: s(r.machineKind?.label),
+      configuration: s(r.configuration?.label),
       cpuModel: s(r.machine.cpuModel),
       cores: s(r.machine.cores),
       virtualization: s(r.machine.virtualization),
@@ -146,6 +150,9 @@ type InputCell = CompareInput['cells'][number];
 export function compareResults(inputs: readonly CompareInput[]): Comparison {
   if (inputs.length < 2) throw new Error(`a comparison needs two results or more, got ${inputs.length}`);
   const [base] = inputs as [CompareInput, ...CompareInput[]];
+  // Across machine kinds or configurations there is no verdict: the ratio measures the machine (or
+  // the settings) as much as the server, so it is shown and marked, never called faster or slower.
+  const apart = inputs.map((r) => acrossKinds(base, r));
   const byFp = inputs.map((r) => new Map(r.cells.map((c) => [c.fp, c])));
   const cells: ComparedCell[] = [];
   for (const c of base.cells) {
@@ -158,7 +165,7 @@ export function compareResults(inputs: readonly CompareInput[]): Comparison {
       values: values.map((v) => (v ? { median: v.median, lo: v.lo, hi: v.hi, unstable: v.unstable } : null)),
       ratios: values.map((v) => (v && !v.errors && !b.errors && b.median > 0 ? v.median / b.median : null)),
       verdicts: values.map((v, i) =>
-        i === 0 || !v ? null : unpairedVerdict(verdictCell(b), verdictCell(v)),
+        i === 0 || !v ? null : (apart[i] ?? unpairedVerdict(verdictCell(b), verdictCell(v))),
       ),
     });
   }
@@ -166,6 +173,21 @@ export function compareResults(inputs: readonly CompareInput[]): Comparison {
     .map(([field, label]) => ({ field, label, values: inputs.map((r) => r.fields[field] ?? null) }))
     .filter((d) => new Set(d.values).size > 1);
   return { results: inputs.map((r) => ({ id: r.id, name: r.name, kind: r.kind })), cells, differing };
+}
+
+/** The no-verdict of two results on different machine kinds or configurations, or null when they share both. */
+export function acrossKinds(base: CompareInput, other: CompareInput): Verdict | null {
+  const f = (r: CompareInput, k: string) => r.fields[k] ?? null;
+  const machine = f(base, 'machineKind') !== f(other, 'machineKind') || f(base, 'machineKind') === null;
+  const config = f(base, 'configuration') !== f(other, 'configuration');
+  if (!machine && !config) return null;
+  const version = f(base, 'product') !== f(other, 'product') || f(base, 'version') !== f(other, 'version');
+  const what = [machine && 'machine', config && 'configuration', version && 'version'].filter(
+    Boolean,
+  ) as string[];
+  const said =
+    what.length === 1 ? `${what[0]} differs` : `${what.slice(0, -1).join(', ')} and ${what.at(-1)} differ`;
+  return { outcome: 'no verdict', rule: 'different-kind', text: `no verdict: ${said}` };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
   adHocCells,
@@ -76,43 +77,42 @@ function bucket(key: (r: SiteResultRow) => (string | null)[], title: (r: SiteRes
 let machineBuckets: Bucket[] | null = null;
 const machineSlugs = new Map<string, string>();
 /**
- * Machines are told apart by CPU model and by VM or bare metal: the two things that move numbers
- * most. Where one name covers CPUs with different caches (a hypervisor showed two generations of
- * "AMD EPYC", 1.2-1.6x apart), each set of caches is a machine of its own, named by them; results
- * whose caches are unknown stay under the plain name.
+ * Machine kinds as packages/result's identity.ts defines them (db migration 9): CPU vendor, model,
+ * family/model/stepping, cores, threads, caches, virtualization and container all equal. Every view
+ * groups machines by this, so no page pools what another splits. The slug is the label's words
+ * with a short hash of the key, since two kinds may read alike once shortened.
  */
 export function machines(): Bucket[] {
   if (machineBuckets) return machineBuckets;
-  const plain = bucket(
-    (r) => [r.cpuModel, r.virtualizationKind],
-    (r) => `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
+  machineBuckets = bucket(
+    (r) => [machineSlugPart(r)],
+    (r) =>
+      r.machineLabel ??
+      `${r.cpuModel ?? 'unknown CPU'} · ${r.virtualizationKind ?? 'virtualization unknown'}`,
   );
-  machineBuckets = plain.flatMap((b) => {
-    const caches = new Set(b.rows.flatMap((r) => (r.cpuCaches ? [r.cpuCaches] : [])));
-    if (caches.size < 2) return [b];
-    const split = new Map<string, Bucket>();
-    for (const r of b.rows) {
-      const c = r.cpuCaches;
-      const key = c ?? '';
-      let s = split.get(key);
-      if (!s) {
-        const [l1, l2, l3] = (c ?? '').split('/');
-        s = c
-          ? {
-              slug: `${b.slug}-cache-${c.replaceAll('/', '-')}`,
-              title: `${b.title} · L1d ${l1} KiB, L2 ${l2} KiB, L3 ${l3} KiB`,
-              rows: [],
-            }
-          : { slug: b.slug, title: `${b.title} · caches unknown`, rows: [] };
-        split.set(key, s);
-      }
-      s.rows.push(r);
-    }
-    return [...split.values()];
-  });
-  machineBuckets.sort((a, b) => b.rows.length - a.rows.length || a.title.localeCompare(b.title));
   for (const b of machineBuckets) for (const r of b.rows) machineSlugs.set(r.id, b.slug);
   return machineBuckets;
+}
+
+function machineSlugPart(
+  r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>,
+) {
+  const key = r.machineKey ?? `${r.cpuModel}|${r.virtualizationKind}`;
+  const words = (r.machineLabel ?? r.cpuModel ?? 'unknown')
+    .split(' · ')[0]!
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  // Already clean, so slug() keeps it as it is.
+  return `${words || 'cpu'}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
+}
+
+/** The machine kind's slug for any row that carries its key (a result row or a cell row). */
+export function machineSlugOfKey(
+  r: Pick<SiteResultRow, 'machineKey' | 'machineLabel' | 'cpuModel' | 'virtualizationKind'>,
+): string {
+  return machineSlugPart(r);
 }
 
 let versionBuckets: Bucket[] | null = null;

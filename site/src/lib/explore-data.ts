@@ -5,7 +5,13 @@ import {
   type WorkloadCell,
   workloadDefinition,
 } from '@redis-benchdb/db';
-import { median, medianCiOrderStatistics } from '@redis-benchdb/result';
+import {
+  MIN_RESULTS_FOR_MEDIAN_CI,
+  median,
+  medianCiOrderStatistics,
+  spreadLabel,
+} from '@redis-benchdb/result';
+import { cellLeftOut, LeftOut } from './admit.js';
 import { cellsChart } from './charts/cells.js';
 import { allResults, database, HEADLINE_SUITE, machineSlugOf, versionSlugOf } from './data.js';
 import { type EmbedTarget, embedSnippets } from './embed.js';
@@ -23,6 +29,7 @@ import { liveEmbed } from './live.js';
 import { paths } from './routes.js';
 import { stageFile } from './stage.js';
 import { shortText } from './text.js';
+import { compareServers } from './versions.js';
 import { workloadParams } from './workload-params.js';
 
 /**
@@ -55,7 +62,13 @@ function build(): Explorer {
   const rows = new Map(allResults().map((r) => [r.id, r]));
   // Each workload's bars are made as soon as its last cell is read, and its cells let go. Its
   // definition is read after the walk: better-sqlite3 runs no other statement while one iterates.
-  const walked: { fp: string; standardLabel: string | null; results: number; bars: Bar[] }[] = [];
+  const walked: {
+    fp: string;
+    standardLabel: string | null;
+    results: number;
+    bars: Bar[];
+    leftOut: LeftOut;
+  }[] = [];
   let cells: WorkloadCell[] = [];
   const flush = () => {
     const fp = cells[0]?.workloadFingerprint;
@@ -63,11 +76,13 @@ function build(): Explorer {
     const standardLabel = mostCommon(
       cells.filter((c) => rows.get(c.resultId)!.suiteId === HEADLINE_SUITE).map((c) => c.label),
     );
+    const leftOut = new LeftOut();
     walked.push({
       fp,
       standardLabel,
       results: new Set(cells.map((c) => c.resultId)).size,
-      bars: bars(cells, rows),
+      bars: bars(cells, rows, leftOut),
+      leftOut,
     });
     cells = [];
   };
@@ -77,7 +92,7 @@ function build(): Explorer {
     cells.push(c);
   }
   flush();
-  const entries = walked.flatMap(({ fp, standardLabel, results, bars }) => {
+  const entries = walked.flatMap(({ fp, standardLabel, results, bars, leftOut }) => {
     const def = workloadDefinition(database(), fp);
     if (!def) return [];
     const entry: WorkloadEntry = {
@@ -87,7 +102,7 @@ function build(): Explorer {
       results,
       page: null,
     };
-    return [{ entry, standardLabel, bars }];
+    return [{ entry, standardLabel, bars, leftOut }];
   });
   // A standard cell's page is named by its label; should two workloads share one (a suite changed), the one with more results keeps it.
   const standard = new Map<string, string>();
@@ -109,7 +124,7 @@ function build(): Explorer {
   const targets = new Map<string, EmbedTarget>();
   for (const w of entries) {
     const target = workloadChart(catalog, w.entry, w.bars);
-    const d = workloadData(w.entry, w.bars, target);
+    const d = workloadData(w.entry, w.bars, target, w.leftOut);
     data.set(w.entry.id, d);
     targets.set(w.entry.id, target);
     stageFile(EXPLORE_PATHS.data(w.entry.id), JSON.stringify(d));
@@ -123,50 +138,71 @@ export function viewPath(catalog: readonly WorkloadEntry[], w: WorkloadEntry): s
   return w.page ?? EXPLORE_PATHS.page + stateToSearch(stateOf(catalog, w));
 }
 
-/** A workload's chart, staged with its embed files: the fastest bars, their intervals. */
+/** A workload's chart, staged with its embed files: the first bars in the table's order, their intervals (not ranges). */
 function workloadChart(catalog: readonly WorkloadEntry[], w: WorkloadEntry, bs: readonly Bar[]): EmbedTarget {
   const shown = bs.slice(0, CHART_BARS);
   const what = describeWorkload(w);
   const chart = cellsChart(
     shown.map((b) => ({
-      cell: `${b.server} · ${b.machine}`,
+      cell: `${b.server} · ${b.machine}${b.configDefault ? '' : ` · ${b.config}`}`,
       series: 'median ops/s',
       opsPerSec: b.ops,
-      ci95Low: b.lo,
-      ci95High: b.hi,
+      // The chart's rule is a 95% interval: a range of 2 to 5 results is not one, so it is not drawn as one.
+      ci95Low: b.spread.startsWith('range') ? null : b.lo,
+      ci95High: b.spread.startsWith('range') ? null : b.hi,
     })),
     {
       id: `explore-${w.id}`,
-      title: `${w.label}: ops/s by server version and machine`,
-      source: `${what}; ${bs.length > shown.length ? `the fastest ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
+      title: `${w.label}: ops/s by server version, machine kind and configuration`,
+      source: `${what}; ${bs.length > shown.length ? `the first ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
     },
   );
   return liveEmbed(chart, viewPath(catalog, w), `${w.label} (${what}), ${w.results} results`);
 }
 
-function workloadData(w: WorkloadEntry, bs: Bar[], target: EmbedTarget): WorkloadData {
+function workloadData(w: WorkloadEntry, bs: Bar[], target: EmbedTarget, leftOut: LeftOut): WorkloadData {
   const { iframe, markdown } = embedSnippets(target);
+  const text = leftOut.text;
   return {
     workload: w,
     bars: bs,
+    leftOut: text ? { text, results: leftOut.list() } : null,
     embed: { iframe, markdown, pagePath: target.pagePath, svgPath: target.svgPath, pngPath: target.pngPath },
     asOf: target.asOf,
   };
 }
 
-/** One bar per server version and machine, fastest first. */
-function bars(cells: readonly WorkloadCell[], rows: ReadonlyMap<string, SiteResultRow>): Bar[] {
+/**
+ * One bar per server version, machine kind and configuration, of admitted cells only (admit.ts):
+ * ordered by machine kind, the default configuration first, then product and version, never by a figure.
+ */
+function bars(
+  cells: readonly WorkloadCell[],
+  rows: ReadonlyMap<string, SiteResultRow>,
+  leftOut: LeftOut,
+): Bar[] {
   const groups = new Map<string, { row: SiteResultRow; cells: WorkloadCell[] }>();
   for (const c of cells) {
     const r = rows.get(c.resultId)!;
-    const key = JSON.stringify([r.serverProduct, r.serverVersion, r.cpuModel, r.virtualizationKind]);
+    const why = cellLeftOut({ ...c, warningCodes: r.warningCodes, incomplete: c.incomplete || r.incomplete });
+    leftOut.add(c.resultId, why);
+    if (why.length > 0) continue;
+    const key = JSON.stringify([r.serverProduct, r.serverVersion, r.machineKey, r.configKey]);
     const g = groups.get(key);
     if (g) g.cells.push(c);
     else groups.set(key, { row: r, cells: [c] });
   }
   return [...groups.entries()]
     .map(([key, g]) => bar(key, g.row, g.cells, rows))
-    .sort((a, b) => b.ops - a.ops || a.key.localeCompare(b.key));
+    .sort(
+      (a, b) =>
+        a.machine.localeCompare(b.machine) ||
+        a.machineKey.localeCompare(b.machineKey) ||
+        Number(b.configDefault) - Number(a.configDefault) ||
+        a.config.localeCompare(b.config) ||
+        compareServers(a, b),
+    )
+    .map(({ product: _p, version: _v, ...b }) => b);
 }
 
 function bar(
@@ -174,17 +210,32 @@ function bar(
   r: SiteResultRow,
   cells: readonly WorkloadCell[],
   rows: ReadonlyMap<string, SiteResultRow>,
-): Bar {
+): Bar & { product: string | null; version: string | null } {
   const one = cells.length === 1 ? cells[0]! : null;
   const medians = cells.map((c) => c.opsMedian);
   const ops = one ? one.opsMedian : median(medians);
-  // One result: its trials' interval. Several: where the median of their medians lies (one sort, not a bootstrap).
-  const ci = one ? { low: one.opsCi95Low, high: one.opsCi95High } : medianCiOrderStatistics(medians);
+  // One result: its trials' interval. Six or more: where the median of their medians lies (order
+  // statistics, one sort). Fewer: their range, labelled as a range (spreadLabel), never an interval.
+  const ci = one
+    ? { low: one.opsCi95Low, high: one.opsCi95High }
+    : medians.length >= MIN_RESULTS_FOR_MEDIAN_CI
+      ? medianCiOrderStatistics(medians)
+      : { low: Math.min(...medians), high: Math.max(...medians) };
   const sample = cells.reduce((m, c) => (Math.abs(c.opsMedian - ops) < Math.abs(m.opsMedian - ops) ? c : m));
   return {
     key: createHash('sha256').update(key).digest('hex').slice(0, 10),
     server: `${r.serverProduct ?? 'unknown server'} ${shortText(r.serverVersion ?? '(version unknown)', 60).text}`,
-    machine: `${shortText(r.cpuModel ?? 'unknown CPU', 80).text} (${r.virtualizationKind ?? 'virtualization unknown'})`,
+    machine: shortText(
+      r.machineLabel ?? `${r.cpuModel ?? 'unknown CPU'} (${r.virtualizationKind ?? '?'})`,
+      120,
+    ).text,
+    machineKey: r.machineKey ?? '?',
+    configKey: r.configKey ?? '?',
+    config: shortText(r.configLabel ?? 'configuration unknown', 120).text,
+    configDefault: r.configDefault === 1,
+    spread: spreadLabel(cells.length),
+    product: r.serverProduct,
+    version: r.serverVersion,
     serverPath: paths.version(versionSlugOf(r)),
     machinePath: paths.machine(machineSlugOf(r)),
     resultsPath:

@@ -31,19 +31,34 @@ export interface WorkloadEntry extends WorkloadParams {
   page: string | null;
 }
 
-/** One bar: the results of one server version on one machine (never pooled across machines). */
+/**
+ * One bar: the admitted results of one server version on one machine kind in one configuration
+ * (packages/result identity.ts): never pooled across machine kinds or configurations.
+ */
 export interface Bar {
-  /** Stable across workloads (a hash of server and machine): the baseline in a URL. */
+  /** Stable across workloads (a hash of server, machine kind and configuration): the baseline in a URL. */
   key: string;
   server: string;
+  /** The machine kind's label ("AMD EPYC · L1d 32 KiB · L2 512 KiB · 2 vCPU · KVM + docker"). */
   machine: string;
+  /** Machine kind and configuration keys: a ratio is only ever between bars that share both. */
+  machineKey: string;
+  configKey: string;
+  /** The configuration's label, and whether it is the default one. */
+  config: string;
+  configDefault: boolean;
+  /** What lo-hi is: "95% interval of the result's trials", "range of 3 results", ... (admission.ts spreadLabel). */
+  spread: string;
   serverPath: string;
   machinePath: string;
   /** The results list filtered to this server version and machine. */
   resultsPath: string;
   /** Median ops/s: the result's own with one result, else the median of the results' medians. */
   ops: number;
-  /** 95% interval: the trials' with one result, else a bootstrap of the median over the results. */
+  /**
+   * One result: its trials' 95% interval. Six results or more: a 95% interval of the median (order
+   * statistics). Two to five: the range of their medians, which `spread` says, never an interval.
+   */
   lo: number | null;
   hi: number | null;
   /** Latency in µs: the result's, else the median over the results of each one's percentile. */
@@ -61,8 +76,10 @@ export interface Bar {
 
 export interface WorkloadData {
   workload: WorkloadEntry;
-  /** Fastest first. */
+  /** By machine kind, the default configuration first, then product and version: never by a figure. */
   bars: Bar[];
+  /** "3 results left out: 2 busy host, 1 io-threads over CPUs", with each result and its reasons. */
+  leftOut: { text: string; results: { id: string; reasons: string[] }[] } | null;
   /** Copy-paste snippets of the workload's chart (see embed.ts) and its files' site paths, made at build. */
   embed: { iframe: string; markdown: string; pagePath: string; svgPath: string; pngPath: string | null };
   /** "live, drawn 2026-11-24". */
@@ -265,19 +282,22 @@ export function describeWorkload(w: WorkloadParams): string {
   return [...parts, ...w.extra].join(' · ');
 }
 
-/** The bar the others are measured against: the chosen baseline, else the fastest. */
+/** The bar the others are measured against: the chosen baseline, else the first (the oldest version on the first machine kind). */
 export function reference(
   bars: readonly Bar[],
   vs: string | undefined,
 ): { bar: Bar; chosen: boolean } | null {
   const chosen = vs ? bars.find((b) => b.key === vs) : undefined;
   if (chosen) return { bar: chosen, chosen: true };
-  const fastest = bars.reduce<Bar | null>((m, b) => (!m || b.ops > m.ops ? b : m), null);
-  return fastest ? { bar: fastest, chosen: false } : null;
+  return bars[0] ? { bar: bars[0], chosen: false } : null;
 }
 
-/** A bar's median over the reference's ("0.85×" reads: 85% of its throughput). */
+/**
+ * A bar's median over the reference's ("0.85×" reads: 85% of its throughput), only when both are of
+ * one machine kind and configuration: across kinds or settings no ratio is given (null).
+ */
 export function ratio(bar: Bar, ref: Bar): number | null {
+  if (bar.machineKey !== ref.machineKey || bar.configKey !== ref.configKey) return null;
   return ref.ops > 0 ? bar.ops / ref.ops : null;
 }
 

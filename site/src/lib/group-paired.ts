@@ -39,7 +39,8 @@ export function pairComparison(comparison: Comparison, members: readonly ResultV
   };
 }
 
-function roundRatio(base: CellView, other: CellView) {
+/** The paired ratio of two cells of one interleaved group, trial i with trial i (null with no pair measured). */
+export function roundRatio(base: Pick<CellView, 'trialOps'>, other: Pick<CellView, 'trialOps'>) {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < Math.min(base.trialOps.length, other.trialOps.length); i++) {

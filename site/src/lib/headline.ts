@@ -1,10 +1,13 @@
 import type { SiteCellRow } from '@redis-benchdb/db';
+import { cellLeftOut } from './admit.js';
 
 /**
  * The home page's headline: the standard baseline GET and SET per machine or per server version.
  * The rule, as the methodology page states it:
- *   - a cell counts once: not a copy of another result (db copies.ts), not mostly errors (left out
- *     by the query), not disturbed while it ran (BUSY_HOST, CPU_STEAL, DRIFT);
+ *   - a cell counts once: not a copy of another result (db copies.ts), of the default configuration,
+ *     and admitted (admit.ts: not disturbed, not client-bound, not incomplete...);
+ *   - entries are machine kinds (identity.ts), never server versions: versions are set against each
+ *     other only within one machine kind and configuration (version-verdicts.ts);
  *   - each signer's figure is the median of its results' medians, and an entry's figure is the median
  *     of its signers' figures, the lower middle one when their number is even: so no single signer
  *     can lift a figure above what another signer measured, however many results it sends;
@@ -27,14 +30,13 @@ export interface HeadlineEntry {
   keys: number;
 }
 
-/** Warnings that say a cell's figure was disturbed while it ran: not the setup's own figure. */
-const DISTURBED = ['BUSY_HOST', 'CPU_STEAL', 'DRIFT'];
-
-/** Whether a cell may stand behind a headline figure. */
+/**
+ * Whether a cell may stand behind a headline figure: a signed, uncopied figure of the default
+ * configuration (packages/result identity.ts) that the admission rule admits (admit.ts).
+ */
 export function countsForHeadline(c: SiteCellRow): boolean {
   if (c.opsMedian === null || c.copyOf !== null || c.signer === null) return false;
-  const flags = c.noVerdict?.split(',') ?? [];
-  return !flags.some((f) => DISTURBED.includes(f));
+  return c.configDefault === 1 && cellLeftOut(c).length === 0;
 }
 
 /** The lower middle value: for two signers, the smaller figure, so one signer cannot raise it. */

@@ -1,4 +1,5 @@
 import type { SiteCellRow } from '@redis-benchdb/db';
+import { cellLeftOut, type LeftOut } from './admit.js';
 import { cellsChart } from './charts/cells.js';
 import { overTimeChart } from './charts/over-time.js';
 import type { Chart } from './charts/render.js';
@@ -31,7 +32,7 @@ export function liveEmbed(chart: Chart, sourcePath: string, source: string): Emb
 // A series name in a chart's legend and table: submitted text, cut so that one cannot crowd out the rest.
 const name = (c: SiteCellRow, by: 'machine' | 'version') =>
   by === 'machine'
-    ? `${shortText(c.cpuModel ?? 'unknown CPU', 60).text} (${c.virtualizationKind ?? '?'})`
+    ? shortText(c.machineLabel ?? `${c.cpuModel ?? 'unknown CPU'} (${c.virtualizationKind ?? '?'})`, 120).text
     : `${c.serverProduct ?? 'unknown'} ${shortText(c.serverVersion ?? '?', 60).text}`;
 
 /** The headline of the standard baseline per machine or per server version: see headline.ts for the rule. */
@@ -75,14 +76,30 @@ export function headlineChart(by: 'machine' | 'version', limit = 20): Headline |
 /** Results a history chart draws: the newest. Thousands of dots would weigh a page down and read no better. */
 export const HISTORY_LIMIT = 300;
 
-export function historyChart(resultIds: ReadonlySet<string>, id: string, title: string): Chart | null {
-  const cells = headlineCells().filter((c) => resultIds.has(c.resultId) && c.opsMedian !== null);
+export function historyChart(
+  resultIds: ReadonlySet<string>,
+  id: string,
+  title: string,
+  leftOut?: LeftOut,
+): Chart | null {
+  // One line per machine kind and configuration: a line across kinds or settings draws their
+  // difference as if it were a change over time. Only admitted cells (admit.ts); the rest are counted.
+  const cells = headlineCells().filter((c) => {
+    if (!resultIds.has(c.resultId) || c.opsMedian === null) return false;
+    const why = cellLeftOut(c);
+    leftOut?.add(c.resultId, why);
+    return why.length === 0;
+  });
   const shown = new Set<string>();
   for (const c of cells) if (shown.size < HISTORY_LIMIT) shown.add(c.resultId); // newest first
+  const kinds = new Set(cells.map((c) => `${c.machineKey}\u0000${c.configKey}`));
   const pts = cells
     .filter((c) => shown.has(c.resultId))
     .map((c) => ({
-      series: c.label,
+      series:
+        kinds.size > 1
+          ? `${c.label} · ${shortText(c.machineLabel ?? '?', 70).text}${c.configDefault === 1 ? '' : ` · ${c.configLabel}`}`
+          : c.label,
       at: c.startedAt ?? c.receivedAt,
       opsPerSec: c.opsMedian!,
       resultId: c.resultId,

@@ -98,12 +98,20 @@ export interface ResultView {
   runGroup: { id: string; label: string; index: number; interleaved: boolean } | null;
   /** The command line(s) that reproduce the result, one per line, as far as they can be known. */
   reproduce: string;
+  /** Machine kind and configuration (packages/result identity.ts, db migration 9); null only for a row it could not read. */
+  machineKind: { key: string; label: string } | null;
+  configuration: { key: string; label: string } | null;
   /** The raw record as stored: the envelope for a signed result, the document for an imported one. */
   raw: string;
 }
 
 export function toResultView(rec: SiteResultRecord): ResultView {
-  const view = rec.row.kind === 'signed' ? fromSigned(rec) : fromImported(rec);
+  const r = rec.row;
+  const view = {
+    ...(r.kind === 'signed' ? fromSigned(rec) : fromImported(rec)),
+    machineKind: r.machineKey ? { key: r.machineKey, label: r.machineLabel ?? '?' } : null,
+    configuration: r.configKey ? { key: r.configKey, label: r.configLabel ?? '?' } : null,
+  };
   // Every string a page, chart or card shows, without control or bidi characters (see text.ts).
   return safeStrings(view, KEEP_AS_STORED);
 }
@@ -111,7 +119,7 @@ export function toResultView(rec: SiteResultRecord): ResultView {
 /** The raw record is offered for download byte for byte; a histogram is base64, never shown. */
 const KEEP_AS_STORED = new Set(['raw', 'histogram']);
 
-function fromSigned(rec: SiteResultRecord): ResultView {
+function fromSigned(rec: SiteResultRecord): Omit<ResultView, 'machineKind' | 'configuration'> {
   // What the page shows is parsed from the signed payload itself, once its signature checks: so a
   // page can only show bytes its submitter signed. (Schema and plausibility were checked at ingest.)
   const check = checkEnvelopeSignature(JSON.parse(rec.envelope ?? '{}'));
@@ -214,7 +222,7 @@ function persistenceText(p: {
   return parts.join(', ');
 }
 
-function fromImported(rec: SiteResultRecord): ResultView {
+function fromImported(rec: SiteResultRecord): Omit<ResultView, 'machineKind' | 'configuration'> {
   const doc = JSON.parse(rec.document()) as ImportedV1;
   return {
     id: rec.row.id,

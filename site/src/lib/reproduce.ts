@@ -21,8 +21,10 @@ export const BEFORE_PUBLISHED = {
  * a custom command's words as typed. Cells that differ in more than their test need a command each.
  */
 export function reproduceCommands(doc: ResultV1): string[] {
-  const target = targetFlags(doc);
-  if (doc.suite) return [[`${RUNNER_COMMAND} run`, `--profile ${doc.suite.profile}`, ...target].join(' ')];
+  const target = [...targetFlags(doc), ...configFlags(doc)];
+  const note = configNote(doc);
+  if (doc.suite)
+    return [...note, [`${RUNNER_COMMAND} run`, `--profile ${doc.suite.profile}`, ...target].join(' ')];
   const groups = new Map<string, { tests: string[]; cell: Cell }>();
   for (const [i, c] of doc.cells.entries()) {
     const flags = workloadFlags(c.workload, c.trials.length).join(' ');
@@ -33,17 +35,58 @@ export function reproduceCommands(doc: ResultV1): string[] {
     if (g && !alone) g.tests.push(c.workload.test.toLowerCase());
     else groups.set(key, { tests: [c.workload.test.toLowerCase()], cell: c });
   }
-  return [...groups.values()].map(({ tests, cell }) => {
-    const w = cell.workload;
-    const what = w.command
-      ? []
-      : w.setGetRatio
-        ? [`--ratio ${w.setGetRatio[0]}:${w.setGetRatio[1]}`]
-        : [`-t ${tests.join(',')}`];
-    const words = [`${RUNNER_COMMAND} run`, ...what, ...workloadFlags(w, cell.trials.length), ...target];
-    if (w.command) words.push(...w.command.map(shellWord));
-    return words.join(' ');
-  });
+  return [
+    ...note,
+    ...[...groups.values()].map(({ tests, cell }) => {
+      const w = cell.workload;
+      const what = w.command
+        ? []
+        : w.setGetRatio
+          ? [`--ratio ${w.setGetRatio[0]}:${w.setGetRatio[1]}`]
+          : [`-t ${tests.join(',')}`];
+      const words = [`${RUNNER_COMMAND} run`, ...what, ...workloadFlags(w, cell.trials.length), ...target];
+      if (w.command) words.push(...w.command.map(shellWord));
+      return words.join(' ');
+    }),
+  ];
+}
+
+/**
+ * The server settings of the configuration identity (packages/result identity.ts) that differ from
+ * a launched server's defaults, and the pinning: a launched server (a run group) gets them as
+ * --server-config lines and --server-cpus/--client-cpus, so the command measures the same
+ * configuration, not the default one.
+ */
+function configLines(doc: ResultV1): string[] {
+  const s = doc.environment.server;
+  if (!s) return [];
+  const lines: string[] = [];
+  if (s.ioThreads !== null && s.ioThreads !== 1) lines.push(`io-threads ${s.ioThreads}`);
+  // Valkey 8 always reads in its I/O threads and has no such setting to give.
+  if (s.ioThreads !== null && s.ioThreads > 1 && s.ioThreadsDoReads && s.product !== 'valkey')
+    lines.push('io-threads-do-reads yes');
+  const p = s.persistence;
+  if (p.appendonly) lines.push('appendonly yes', `appendfsync ${p.appendfsync ?? 'everysec'}`);
+  if (p.save !== null && p.save.trim() !== '') lines.push(`save ${p.save.trim()}`);
+  if (s.maxmemoryBytes)
+    lines.push(`maxmemory ${s.maxmemoryBytes}`, `maxmemory-policy ${s.maxmemoryPolicy ?? 'noeviction'}`);
+  return lines;
+}
+
+function configFlags(doc: ResultV1): string[] {
+  if (!doc.runGroup) return [];
+  const f = configLines(doc).map((l) => `--server-config ${shellWord(l)}`);
+  const { serverCpus, clientCpus } = doc.environment.client.numa;
+  if (serverCpus) f.push(`--server-cpus ${shellWord(serverCpus)}`);
+  if (clientCpus) f.push(`--client-cpus ${shellWord(clientCpus)}`);
+  return f;
+}
+
+/** A server the runner did not launch was configured by its owner: the command says how it ran. */
+function configNote(doc: ResultV1): string[] {
+  if (doc.runGroup) return [];
+  const lines = configLines(doc);
+  return lines.length ? [`# the server ran with: ${lines.join('; ')}`] : [];
 }
 
 function workloadFlags(w: Workload, trials: number): string[] {

@@ -133,7 +133,7 @@ function render(
       'p',
       { class: 'workload' },
       describeWorkload(d.workload),
-      `: ${d.workload.results} results, ${d.bars.length} server versions and machines.`,
+      `: ${d.workload.results} results, ${d.bars.length} server versions on each machine kind and configuration.`,
       ...(d.workload.page && interactive ? [' ', link(d.workload.page, 'Static page of this view')] : []),
     ),
   );
@@ -142,8 +142,8 @@ function render(
     return;
   }
   const baseline = el('select', { name: 'vs', 'aria-label': 'relative to' }) as HTMLSelectElement;
-  baseline.add(new Option('the fastest', ''));
-  for (const b of d.bars) baseline.add(new Option(`${b.server} · ${b.machine}`, b.key));
+  baseline.add(new Option('the first bar', ''));
+  for (const b of d.bars) baseline.add(new Option(`${b.server} · ${b.machine} · ${b.config}`, b.key));
   baseline.value = ref.chosen ? ref.bar.key : '';
   baseline.addEventListener('change', () => choose(baseline.value || undefined));
   parts.push(el('p', { class: 'relative' }, el('label', {}, 'Ratios relative to ', baseline)));
@@ -151,8 +151,10 @@ function render(
   const body = el('tbody', {}, ...d.bars.map((b) => row(b, ref.bar, ref.chosen, scale, choose)));
   const head = [
     'Server · machine',
-    'ops/s: median and 95% interval',
-    ref.chosen ? 'vs baseline' : 'vs fastest',
+    'ops/s: median and its spread',
+    ref.chosen
+      ? 'vs baseline (same machine kind and configuration)'
+      : 'vs first bar (same machine kind and configuration)',
     'p50',
     'p99',
     'results',
@@ -176,6 +178,21 @@ function render(
     body,
   );
   parts.push(el('div', { class: 'scroll' }, table));
+  if (d.leftOut)
+    parts.push(
+      el(
+        'details',
+        { class: 'left-out' },
+        el('summary', {}, d.leftOut.text),
+        el(
+          'ul',
+          {},
+          ...d.leftOut.results.map((r) =>
+            el('li', {}, link(`/results/${r.id}/`, r.id.slice(0, 12)), `: ${r.reasons.join(', ')}`),
+          ),
+        ),
+      ),
+    );
   // A static page shows the chart and its embed snippets in its HTML already.
   if (interactive) parts.push(embed(d));
   out.replaceChildren(...parts);
@@ -208,6 +225,8 @@ function row(b: Bar, ref: Bar, chosen: boolean, scale: number, choose: (vs?: str
       link(b.serverPath, submitted(b.server)),
       el('br'),
       link(b.machinePath, submitted(b.machine)),
+      el('br'),
+      el('span', { class: 'muted' }, submitted(b.config)),
     ),
     el(
       'td',
@@ -218,10 +237,16 @@ function row(b: Bar, ref: Bar, chosen: boolean, scale: number, choose: (vs?: str
       el(
         'span',
         { class: 'muted' },
-        b.lo !== null && b.hi !== null ? `${ops(b.lo)}–${ops(b.hi)}` : 'no interval',
+        b.lo !== null && b.hi !== null ? `${b.spread}: ${ops(b.lo)}–${ops(b.hi)}` : 'no interval',
       ),
     ),
-    el('td', { class: 'num', 'data-label': 'ratio' }, formatRatio(ratio(b, ref))),
+    el(
+      'td',
+      { class: 'num', 'data-label': 'ratio' },
+      ratio(b, ref) === null && b.key !== ref.key
+        ? 'machine or configuration differs'
+        : formatRatio(ratio(b, ref)),
+    ),
     el('td', { class: 'num', 'data-label': 'p50' }, us(b.p50)),
     el('td', { class: 'num', 'data-label': 'p99' }, us(b.p99)),
     el('td', { class: 'num', 'data-label': 'results' }, link(b.resultsPath, String(b.results))),

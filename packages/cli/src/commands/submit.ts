@@ -43,6 +43,8 @@ interface Outcome {
   detail?: string;
   /** Where its headline cells stand in their cohorts, when the service said. */
   ranks?: CellRank[];
+  /** The lines printed for them, by the admission rule the service ranks by (submit.ts rankLines). */
+  rankText?: string[];
 }
 
 /**
@@ -88,7 +90,7 @@ export async function submitCommand(files: string[], flags: SubmitFlags): Promis
       process.stdout.write(
         `${r.file}: ${r.outcome}${r.id ? ` ${r.id} (${r.url})` : ''}${r.detail ? `: ${r.detail}` : ''}\n`,
       );
-      for (const line of rankLines(r.ranks ?? [])) process.stdout.write(`${line}\n`);
+      for (const line of r.rankText ?? []) process.stdout.write(`${line}\n`);
     }
   }
   return report.every((r) => r.outcome === 'stored' || r.outcome === 'already stored') ? 0 : 1;
@@ -118,7 +120,7 @@ async function readResultFile(file: string): Promise<string> {
 
 async function sendFile(file: string, body: string, server: string, flags: SubmitFlags): Promise<Outcome> {
   const out = await postEnvelope(server, body);
-  if (out.kind === 'stored') return stored(file, server, out);
+  if (out.kind === 'stored') return stored(file, server, out, body);
   if (out.kind === 'refused')
     return { file, server, outcome: 'refused', detail: `${out.status} ${out.code}: ${out.message}` };
   const kept = await spool(body, server, flags.db);
@@ -132,11 +134,12 @@ async function sendFile(file: string, body: string, server: string, flags: Submi
 
 async function sendPending(entry: SpoolEntry, server: string, flags: SubmitFlags): Promise<Outcome> {
   const file = entry.file;
-  const out = await postEnvelope(server, await readFile(file, 'utf8'));
+  const body = await readFile(file, 'utf8');
+  const out = await postEnvelope(server, body);
   if (out.kind === 'stored') {
     // Sent elsewhere with --server: the entry is done with.
     await unspool(entry, flags.server ? null : server);
-    return stored(file, server, out);
+    return stored(file, server, out, body);
   }
   if (out.kind === 'refused') {
     const detail = `${out.status} ${out.code}: ${out.message}`;
@@ -154,6 +157,7 @@ function stored(
   file: string,
   server: string,
   out: { id: string; pagePath: string; duplicate: boolean; ranks: CellRank[] },
+  envelope: string,
 ): Outcome {
   return {
     file,
@@ -162,5 +166,6 @@ function stored(
     id: out.id,
     url: `${server}${out.pagePath}`,
     ranks: out.ranks,
+    rankText: rankLines(out.ranks, envelope),
   };
 }

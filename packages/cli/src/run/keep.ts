@@ -85,7 +85,7 @@ async function submitOne(
   if (out.kind === 'stored')
     return [
       `submitted: ${out.id} ${to}${out.pagePath}${out.duplicate ? ' (already there)' : ''}`,
-      ...rankLines(out.ranks),
+      ...rankLines(out.ranks, signed),
     ];
   if (out.kind === 'unavailable') {
     const path = await spool(signed, to, db);

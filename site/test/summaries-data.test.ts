@@ -1,0 +1,247 @@
+// Issue 27 on the real site with the project's real data: every interleaved group in data/results
+// gives, from its files alone, a paired ratio with a 95% interval for each two of its members that
+// ran on one machine kind in one configuration. The home page, the version pages and the explorer's
+// JSON must never state a ratio, an order or a verdict between two such versions outside that
+// interval. Nothing here reads the site's code for the numbers: the ratios are computed from the
+// trials in the files (log ratios, Student's t), and only the machine and configuration identities
+// (packages/result identity.ts, the definition under test elsewhere) name the kinds.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  configFactsOf,
+  configIdentity,
+  machineFactsOf,
+  machineIdentity,
+  type ResultV1,
+} from '@redis-benchdb/result';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slug } from '../src/lib/routes.js';
+import { type ServedSite, serveBuiltSite } from './served.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const results = join(root, 'data/results');
+const dirs = existsSync(results)
+  ? readdirSync(results).filter((d) => d !== 'keys' && statSync(join(results, d)).isDirectory())
+  : [];
+
+interface Member {
+  group: string;
+  product: string;
+  version: string;
+  machine: string;
+  config: string;
+  interleaved: boolean;
+  /** Trial ops/s per label, in round order. */
+  trials: Map<string, number[]>;
+}
+
+function members(): Member[] {
+  return dirs.flatMap((d) =>
+    readdirSync(join(results, d))
+      .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
+      .map((f) => {
+        const doc = JSON.parse(JSON.parse(readFileSync(join(results, d, f), 'utf8')).payload) as ResultV1;
+        return {
+          group: doc.runGroup!.id,
+          product: doc.environment.server.product,
+          version: doc.environment.server.version!,
+          machine: machineIdentity(machineFactsOf(doc)).key,
+          config: configIdentity(configFactsOf(doc)).key,
+          interleaved: (doc.runGroup?.schedule?.length ?? 0) > 0,
+          trials: new Map(doc.cells.map((c) => [c.label, c.trials.map((t) => t.opsPerSec)])),
+        };
+      }),
+  );
+}
+
+/** Student's t, 97.5% quantile, by degrees of freedom (a table: the groups have few rounds). */
+const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+
+/** The paired ratio b/a of trial i with trial i: geometric mean and its 95% t interval. */
+function paired(a: number[], b: number[]): { ratio: number; low: number; high: number } | null {
+  const logs = a.flatMap((x, i) => (x > 0 && (b[i] ?? 0) > 0 ? [Math.log(b[i]! / x)] : []));
+  const n = logs.length;
+  if (n < 2 || n > 11) return null;
+  const m = logs.reduce((s, x) => s + x, 0) / n;
+  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
+  const half = (T975[n - 1]! * sd) / Math.sqrt(n);
+  return { ratio: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half) };
+}
+
+interface Pair {
+  group: string;
+  machine: string;
+  config: string;
+  product: string;
+  ref: string;
+  version: string;
+  label: string;
+  ratio: number;
+  low: number;
+  high: number;
+}
+
+/** Every two members of one interleaved group, one product, machine kind and configuration: their GET and SET. */
+function pairs(all: Member[]): Pair[] {
+  const out: Pair[] = [];
+  for (const a of all)
+    for (const b of all) {
+      if (a === b || a.group !== b.group || !a.interleaved || !b.interleaved) continue;
+      if (a.product !== b.product || a.machine !== b.machine || a.config !== b.config) continue;
+      for (const label of ['GET', 'SET']) {
+        const p = paired(a.trials.get(label) ?? [], b.trials.get(label) ?? []);
+        if (p)
+          out.push({
+            group: a.group,
+            machine: a.machine,
+            config: a.config,
+            product: a.product,
+            ref: a.version,
+            version: b.version,
+            label,
+            ...p,
+          });
+      }
+    }
+  return out;
+}
+
+/** What a page states between two versions: every version-figure cell (VersionsByKind.astro). */
+async function statements(page: Page) {
+  return page.locator('section.version-kind td.version-figure').evaluateAll((tds) =>
+    tds.map((td) => {
+      const s = td.closest('section') as HTMLElement;
+      const d = (td as HTMLElement).dataset;
+      return {
+        machine: s.dataset.machine ?? '',
+        config: s.dataset.config ?? '',
+        product: d.product ?? '',
+        version: d.version ?? '',
+        ref: d.reference ?? '',
+        label: d.label ?? '',
+        basis: d.basis ?? '',
+        ratio: d.ratio ? Number(d.ratio) : null,
+        group: d.group ?? '',
+        outcome: d.outcome ?? '',
+        text: td.textContent ?? '',
+      };
+    }),
+  );
+}
+
+let site: ServedSite;
+let all: Member[] = [];
+let known: Pair[] = [];
+
+beforeAll(async () => {
+  if (dirs.length === 0) return;
+  all = members();
+  known = pairs(all);
+  const dir = mkdtempSync(join(tmpdir(), 'rbdb-summaries-data-'));
+  const db = join(dir, 'benchdb.sqlite');
+  const built = spawnSync(process.execPath, [join(root, 'scripts/db-build.mjs'), '--db', db], {
+    encoding: 'utf8',
+  });
+  expect(built.status, built.stderr).toBe(0);
+  site = await serveBuiltSite(dir, db);
+}, 600_000);
+
+afterAll(() => site?.close());
+
+/** Fails on any statement between two versions that a group holding both contradicts. */
+function check(where: string, stated: Awaited<ReturnType<typeof statements>>) {
+  let checked = 0;
+  for (const s of stated) {
+    const groups = known.filter(
+      (p) =>
+        p.machine === s.machine &&
+        p.config === s.config &&
+        p.product === s.product &&
+        p.ref === s.ref &&
+        p.version === s.version &&
+        p.label === s.label,
+    );
+    const what = `${where}: ${s.product} ${s.version} vs ${s.ref} ${s.label} (${s.text.trim()})`;
+    if (s.ratio === null) {
+      expect(s.outcome, what).toBe('no verdict');
+      continue;
+    }
+    if (groups.length === 0) continue;
+    checked++;
+    // A group holds both: the page's figure is that group's paired ratio, named, inside its interval.
+    expect(s.basis, what).toBe('paired');
+    const g = groups.find((p) => p.group === s.group);
+    expect(g, `${what}: names group ${s.group}`).toBeDefined();
+    expect(s.ratio, what).toBeGreaterThanOrEqual(g!.low * 0.999);
+    expect(s.ratio, what).toBeLessThanOrEqual(g!.high * 1.001);
+    // A verdict only where every group holding both agrees: its interval excludes 1 on that side.
+    if (s.outcome === 'faster')
+      for (const p of groups) expect(p.low, `${what}: group ${p.group}`).toBeGreaterThan(1);
+    if (s.outcome === 'slower')
+      for (const p of groups) expect(p.high, `${what}: group ${p.group}`).toBeLessThan(1);
+  }
+  return checked;
+}
+
+describe.skipIf(dirs.length === 0)('summaries of the real dataset against its interleaved groups', () => {
+  it('the files hold the groups the issue names: redis 7.0.15 / 6.0.20 and valkey 8.0.1 / 7.2.7 on one kind', () => {
+    expect(known.some((p) => p.product === 'redis' && p.ref === '6.0.20' && p.version === '7.0.15')).toBe(
+      true,
+    );
+    expect(known.some((p) => p.product === 'valkey' && p.ref === '7.2.7' && p.version === '8.0.1')).toBe(
+      true,
+    );
+  });
+
+  it('the home page states no ratio or verdict between versions outside a group paired interval', async () => {
+    const { page, errors } = await site.open('/');
+    const stated = await statements(page);
+    expect(stated.length).toBeGreaterThan(0);
+    expect(check('home', stated)).toBeGreaterThan(0);
+    // No section pools machine kinds or configurations: each names one of each, and each pair once.
+    const seen = new Set(
+      stated.map((s) => JSON.stringify([s.machine, s.config, s.product, s.version, s.label])),
+    );
+    expect(seen.size).toBe(stated.length);
+    // The old per-version headline, ordered by pooled medians, is gone.
+    expect(await page.locator('section.headline[data-by="version"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('each version page states no ratio or verdict outside a group paired interval', async () => {
+    const versions = [...new Set(all.map((m) => `${m.product}/${m.version}`))];
+    let checked = 0;
+    for (const v of versions) {
+      const [product, version] = v.split('/') as [string, string];
+      const { page, errors } = await site.open(`/versions/${slug(product, version)}/`);
+      const stated = await statements(page);
+      checked += check(`version page ${v}`, stated);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("the explorer's JSON pools no kinds or configurations, orders no versions by a figure, and states no verdict", () => {
+    const dir = join(site.out, 'explore/w');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+        bars: { server: string; machineKey: string; configKey: string; spread: string; results: number }[];
+      };
+      const keys = d.bars.map((b) => JSON.stringify([b.server, b.machineKey, b.configKey]));
+      expect(new Set(keys).size, f).toBe(keys.length);
+      for (const b of d.bars) {
+        expect(b.machineKey, f).not.toBe('?');
+        expect(JSON.stringify(b)).not.toMatch(/faster|slower|verdict/i);
+      }
+    }
+  });
+});
