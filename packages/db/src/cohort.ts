@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { SIGNER_OF_R } from './signers-migration.js';
 
@@ -46,7 +47,7 @@ export interface CohortOptions {
 }
 
 /**
- * Left out: retracted results, cells without a median, and cells whose replies were mostly errors
+ * Left out: retracted and disputed results (disputes.ts), cells without a median, and cells whose replies were mostly errors
  * (warning ERRORS): their ops/s are how fast the server refused. warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
@@ -54,7 +55,7 @@ export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS 
               r.cpu_model AS cpuModel
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
-        WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
+        WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL AND NOT ${DISPUTED_R}
           AND (@cpu IS NULL OR r.cpu_model = @cpu)
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')

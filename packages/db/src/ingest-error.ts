@@ -15,6 +15,10 @@ export type IngestErrorCode =
   /** A histogram that is not HdrHistogram V2, or claims more buckets or bytes than its range holds. */
   | 'INVALID_HISTOGRAM'
   | 'IMPLAUSIBLE'
+  /** The result binds another key than the one that signed it: a re-signed copy. */
+  | 'KEY_MISMATCH'
+  /** The same payload was stored under another key before it binds keys: it is now disputed (disputes.ts). */
+  | 'DISPUTED'
   /** A cell's histogram is another key's result's, byte for byte (copies.ts). */
   | 'DUPLICATE_MEASUREMENTS';
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { COHORT_INDEXES } from './cohort-indexes-migration.js';
 import { CPU_CACHES } from './cpu-caches-migration.js';
+import { RESULT_DISPUTES } from './disputes-migration.js';
 import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   WARNINGS_INDEX,
   KEY_SIGNERS,
   CPU_CACHES,
+  RESULT_DISPUTES,
 ];
 
 /** The schema version this code writes and reads. */

@@ -37,7 +37,7 @@ export class CohortCache {
     this.#ranks.added(resultId);
   }
 
-  /** This service retracted a result. */
+  /** This service retracted a result, or found one disputed (db disputes.ts): it leaves its cohorts. */
   retracted(): void {
     this.#written++;
     this.#ranks.reset();

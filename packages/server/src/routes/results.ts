@@ -22,7 +22,7 @@ export interface ResultsRouteDeps {
 const ID = /^[0-9a-f]{64}$/;
 
 /** Refusals that come after ingest verified the signature: the key's owner sent these. */
-const SIGNED_REFUSALS = new Set(['INVALID_RESULT', 'IMPLAUSIBLE']);
+const SIGNED_REFUSALS = new Set(['INVALID_RESULT', 'IMPLAUSIBLE', 'KEY_MISMATCH']);
 
 /** The raw body (see app.ts), or an empty one when the request had none. */
 export function rawBody(request: FastifyRequest): Buffer {
@@ -83,20 +83,32 @@ async function submit(
     if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) keys.charge(key);
     throw outcome;
   }
-  const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
-  if (!duplicate) {
-    cohorts.added(id);
-    changed();
+  let stored: Awaited<ReturnType<IngestQueue['store']>>;
+  try {
+    stored = await queue.store(outcome);
+  } catch (e) {
+    // The same payload under a second key: the stored result is now disputed and leaves its cohorts.
+    if (e instanceof IngestError && e.code === 'DISPUTED') {
+      cohorts.retracted();
+      changed();
+    }
+    throw e;
   }
+  const { id, pagePath, duplicate, copyOf, disputedWith } = stored;
+  if (disputedWith) cohorts.retracted();
+  else if (!duplicate) cohorts.added(id);
+  if (!duplicate) changed();
   if (key !== undefined) keys.charge(key);
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
-  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts). `ranks`:
+  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts);
+  // `disputedWith` when another key's results hold the same measurements (db disputes.ts). `ranks`:
   // where its headline cells stand now, read after the commit so the cohort includes it.
   return reply.status(duplicate ? 200 : 201).send({
     id,
     pagePath,
     ...(copyOf ? { copyOf } : {}),
+    ...(disputedWith ? { disputedWith } : {}),
     ...(duplicate ? { duplicate } : {}),
     ranks: standings(cohorts, id),
   });
