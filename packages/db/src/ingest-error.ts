@@ -19,7 +19,10 @@ export type IngestErrorCode =
   | 'KEY_MISMATCH'
   /** The same payload was stored under another key before it binds keys: it is now disputed (disputes.ts). */
   | 'DISPUTED'
-  /** A cell's histogram is another key's result's, byte for byte (copies.ts). */
+  /**
+   * No longer raised: since issue 30, another key's copy is stored and disputed (disputes.ts). Kept so
+   * that clients that know the code still compile.
+   */
   | 'DUPLICATE_MEASUREMENTS';
 
 export class IngestError extends Error {

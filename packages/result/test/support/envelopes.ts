@@ -38,7 +38,7 @@ export function variant(n: number, edit?: (r: ResultV1) => void): ResultV1 {
 
 /**
  * variant(n) as another machine's own run would give it: its own histograms (remeasure.ts), so it is
- * not refused as a copy (DUPLICATE_MEASUREMENTS) when a second key signs it beside variant(m).
+ * not disputed as a copy (db disputes.ts) when a second key signs it beside variant(m).
  */
 export function otherRun(n: number, edit?: (r: ResultV1) => void): ResultV1 {
   return remeasured(variant(n, edit), 1 + n / 1000);
