@@ -14,6 +14,7 @@ import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
 import { openApiRoute, readRoutes } from './routes/read.js';
 import { resultsRoutes } from './routes/results.js';
 import { retractRoutes } from './routes/retract.js';
+import { StorageHealth } from './storage-health.js';
 
 /**
  * The ingest service over an open database:
@@ -25,7 +26,8 @@ import { retractRoutes } from './routes/retract.js';
  * - `GET /api/v1/cohorts/:fingerprint`: a workload's distribution of ops/s
  * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these (read/openapi.ts)
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
- * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`, and `site`, `backup` when publishing
+ * - `GET /api/v1/health`: `{ ok, results, schemaVersion, checking, storage }`, and `site`, `backup` when
+ *   publishing; 503 when the database cannot be written (storage-health.ts)
  * - with `publish.site`: every other GET is the built site (publish/site-routes.ts), rebuilt after new results
  *
  * Every error is `{ error: { code, message } }`. A submission's checks run on worker threads
@@ -95,17 +97,26 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   const cohorts = new CohortCache(o.db);
+  const storage = new StorageHealth(o.db.path, o.minFreeBytes);
   const { site, backups, pngs } = o.publish;
   if (pngs) app.addHook('onClose', () => pngs.close());
   // A stored or retracted result changes pages: ask for a build (debounced, one at a time).
   const changed = site ? () => site.request() : () => {};
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs, changed });
+    resultsRoutes(scope, {
+      db: o.db,
+      queue,
+      keys,
+      cohorts,
+      storage,
+      idleTimeoutMs: o.requestTimeoutMs,
+      changed,
+    });
     readRoutes(scope, { db: o.db, cohorts });
     openApiRoute(scope);
-    retractRoutes(scope, { db: o.db, cohorts, changed });
-    healthRoutes(scope, { db: o.db, queue, site, backups });
+    retractRoutes(scope, { db: o.db, cohorts, storage, changed });
+    healthRoutes(scope, { db: o.db, queue, storage, site, backups });
     methodNotAllowedRoutes(scope);
     if (site) await siteRoutes(scope, { db: o.db, site, pngs });
   });

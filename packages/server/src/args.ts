@@ -35,6 +35,8 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
                             (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
   --max-queued N            submissions being checked or waiting for a thread; more get 503 with
                             retry-after (default: ${DEFAULT_APP_OPTIONS.maxQueuedSubmissions})
+  --min-free-mb N           free space the database's disk must keep: below it, submissions get 507
+                            and health says not ready (default: ${DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024})
   --log                     a JSON line per request on stdout (pino), with the stack of any 500
   --project-keys DIR        public keys that are all the project's (as data/results/keys/: one
                             <fingerprint hex>.pub.pem each): their results count as one signer
@@ -109,6 +111,10 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
         DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
         1,
       ),
+      minFreeBytes:
+        integer('min-free-mb', values['min-free-mb'], DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024, 0) *
+        1024 *
+        1024,
       rateLimit: {
         perIpPerMinute: integer('per-ip-per-minute', values['per-ip-per-minute'], limits.perIpPerMinute, 1),
         perKeyPerMinute: integer(
@@ -185,6 +191,7 @@ function parse(argv: string[]) {
       'per-key-per-minute': { type: 'string' },
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
+      'min-free-mb': { type: 'string' },
       'trust-proxy': { type: 'string' },
       log: { type: 'boolean', default: false },
       'project-keys': { type: 'string' },

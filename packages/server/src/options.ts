@@ -40,6 +40,11 @@ export interface AppOptions {
    * retry-after. Their bodies may also take at most 8 × bodyLimitBytes. @default 256
    */
   maxQueuedSubmissions?: number;
+  /**
+   * Free bytes the database's filesystem must keep: below it, submissions are answered 507 before
+   * they are checked and health says not ready (storage-health.ts). @default 64 MiB
+   */
+  minFreeBytes?: number;
   /** The publishing service's parts (serve.ts makes them): the site it serves and rebuilds, its backups. */
   publish?: Publishing;
 }
@@ -66,6 +71,8 @@ export const DEFAULT_APP_OPTIONS = {
   // A 5 KiB submission takes about a millisecond of checks: 256 wait a fraction of a second.
   maxQueuedSubmissions: 256,
   trustProxy: [],
+  // Room for a batch of submissions' WAL pages and a checkpoint, with margin.
+  minFreeBytes: 64 * 1024 * 1024,
 } as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish'>;
 
 /** Defaults filled in and every number checked, once, before the server exists. */
@@ -80,6 +87,8 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
   positiveInteger('requestTimeoutMs', o.requestTimeoutMs);
   positiveInteger('checkThreads', o.checkThreads);
   positiveInteger('maxQueuedSubmissions', o.maxQueuedSubmissions);
+  if (!Number.isSafeInteger(o.minFreeBytes) || o.minFreeBytes < 0)
+    throw new RangeError(`invalid minFreeBytes: ${o.minFreeBytes} (a whole number of bytes, 0 or more)`);
   positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
   positiveInteger('rateLimit.perKeyPerMinute', o.rateLimit.perKeyPerMinute);
   for (const entry of o.trustProxy) {

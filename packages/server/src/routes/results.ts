@@ -5,6 +5,7 @@ import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
 import { standings } from '../ranks.js';
 import type { CohortCache } from '../read/cohort-cache.js';
+import type { StorageHealth } from '../storage-health.js';
 
 export interface ResultsRouteDeps {
   db: BenchDb;
@@ -12,6 +13,8 @@ export interface ResultsRouteDeps {
   keys: KeyBudget;
   /** Told of every result stored. */
   cohorts: CohortCache;
+  /** Whether the database can take a write; told of every write's outcome. */
+  storage: StorageHealth;
   /** The socket's idle timeout (fastify's connectionTimeout). */
   idleTimeoutMs: number;
   /** Told when a new result is stored (the publishing service rebuilds its site). */
@@ -66,8 +69,10 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 async function submit(
   request: FastifyRequest,
   reply: FastifyReply,
-  { queue, keys, cohorts, changed }: ResultsRouteDeps,
+  { queue, keys, cohorts, storage, changed }: ResultsRouteDeps,
 ) {
+  // Before the checks: a disk with no room or a read-only file would fail the write anyway.
+  storage.refuseIfUnwritable();
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
     const retryAfterSec = keys.retryAfterSec(key);
@@ -86,13 +91,15 @@ async function submit(
   let stored: Awaited<ReturnType<IngestQueue['store']>>;
   try {
     stored = await queue.store(outcome);
+    storage.writeSucceeded();
   } catch (e) {
     // The same payload under a second key: the stored result is now disputed and leaves its cohorts.
     if (e instanceof IngestError && e.code === 'DISPUTED') {
       cohorts.retracted();
       changed();
     }
-    throw e;
+    // SQLITE_FULL becomes 507, SQLITE_READONLY 503, each saying that nothing was stored.
+    throw storage.writeFailed(e);
   }
   const { id, pagePath, duplicate, copyOf, disputedWith } = stored;
   if (disputedWith) cohorts.retracted();
