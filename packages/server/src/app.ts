@@ -1,13 +1,15 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { clientErrorHandler } from './client-error.js';
 import { replyNotFound, replyWithError } from './error-reply.js';
 import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
+import { networkOf } from './network.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
 import { siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
+import { ReadPool } from './read/read-pool.js';
 import { checkRequestHead } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
@@ -71,7 +73,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setNotFoundHandler(replyNotFound);
   app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
-  // Per client address, on every route, before the body is read: the cheap first line. Behind a
+  const network = (request: FastifyRequest) => networkOf(request.ip, o.ipv6PrefixLength);
+  // Per client network (an IPv4 address, an IPv6 /64: network.ts), on every route, before the body is read: the cheap first line. Behind a
   // reverse proxy every request comes from the proxy's address: request.ip is the client's only
   // when the proxy is named in trustProxy.
   app.register(rateLimit, {
@@ -79,7 +82,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     hook: 'onRequest',
     max: o.rateLimit.perIpPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => request.ip,
+    keyGenerator: (request) => network(request),
     errorResponseBuilder: (_request, context) =>
       new HttpError(
         'RATE_LIMITED',
@@ -98,6 +101,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   const cohorts = new CohortCache(o.db);
   const storage = new StorageHealth(o.db.path, o.minFreeBytes);
+  const reads = new ReadPool(o.db, {
+    threads: o.readThreads,
+    maxQueued: o.maxQueuedReads,
+    maxQueuedPerNetwork: o.maxQueuedReadsPerNetwork,
+  });
+  app.addHook('onClose', () => reads.close());
   const { site, backups, pngs } = o.publish;
   if (pngs) app.addHook('onClose', () => pngs.close());
   // A stored or retracted result changes pages: ask for a build (debounced, one at a time).
@@ -113,7 +122,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       idleTimeoutMs: o.requestTimeoutMs,
       changed,
     });
-    readRoutes(scope, { db: o.db, cohorts });
+    readRoutes(scope, { cohorts, reads, networkOf: network });
     openApiRoute(scope);
     retractRoutes(scope, { db: o.db, cohorts, storage, changed });
     healthRoutes(scope, { db: o.db, queue, storage, site, backups });

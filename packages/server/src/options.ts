@@ -40,6 +40,17 @@ export interface AppOptions {
    * retry-after. Their bodies may also take at most 8 × bodyLimitBytes. @default 256
    */
   maxQueuedSubmissions?: number;
+  /** Worker threads that run the read API's queries off the event loop. @default as checkThreads */
+  readThreads?: number;
+  /** Reads running or waiting, at most; one more is answered 503 with retry-after. @default 64 */
+  maxQueuedReads?: number;
+  /** Reads running or waiting from one network (ipv6PrefixLength), at most. @default 8 */
+  maxQueuedReadsPerNetwork?: number;
+  /**
+   * How many leading bits of an IPv6 address make the network that every per-address limit counts
+   * (network.ts); an IPv4 address always counts alone. @default 64
+   */
+  ipv6PrefixLength?: number;
   /**
    * Free bytes the database's filesystem must keep: below it, submissions are answered 507 before
    * they are checked and health says not ready (storage-health.ts). @default 64 MiB
@@ -71,6 +82,12 @@ export const DEFAULT_APP_OPTIONS = {
   // A 5 KiB submission takes about a millisecond of checks: 256 wait a fraction of a second.
   maxQueuedSubmissions: 256,
   trustProxy: [],
+  readThreads: Math.max(1, availableParallelism() - 1),
+  // A list query of 100 results takes tens of ms on a thread: 64 drain within a few seconds.
+  maxQueuedReads: 64,
+  // Enough for a page-by-page client and a few tabs; a burst from one network waits in its own share.
+  maxQueuedReadsPerNetwork: 8,
+  ipv6PrefixLength: 64,
   // Room for a batch of submissions' WAL pages and a checkpoint, with margin.
   minFreeBytes: 64 * 1024 * 1024,
 } as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish'>;
@@ -87,6 +104,11 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
   positiveInteger('requestTimeoutMs', o.requestTimeoutMs);
   positiveInteger('checkThreads', o.checkThreads);
   positiveInteger('maxQueuedSubmissions', o.maxQueuedSubmissions);
+  positiveInteger('readThreads', o.readThreads);
+  positiveInteger('maxQueuedReads', o.maxQueuedReads);
+  positiveInteger('maxQueuedReadsPerNetwork', o.maxQueuedReadsPerNetwork);
+  if (!Number.isInteger(o.ipv6PrefixLength) || o.ipv6PrefixLength < 1 || o.ipv6PrefixLength > 128)
+    throw new RangeError(`invalid ipv6PrefixLength: ${o.ipv6PrefixLength} (1 to 128)`);
   if (!Number.isSafeInteger(o.minFreeBytes) || o.minFreeBytes < 0)
     throw new RangeError(`invalid minFreeBytes: ${o.minFreeBytes} (a whole number of bytes, 0 or more)`);
   positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
