@@ -6,6 +6,7 @@ import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
 import { networkOf } from './network.js';
+import { NewKeyBudget } from './new-key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
 import { siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
@@ -83,11 +84,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     max: o.rateLimit.perIpPerMinute,
     timeWindow: 60_000,
     keyGenerator: (request) => network(request),
-    errorResponseBuilder: (_request, context) =>
+    errorResponseBuilder: (request, context) =>
       new HttpError(
         'RATE_LIMITED',
         429,
-        `more than ${context.max} requests a minute from this address; retry in ${context.after}`,
+        `more than ${context.max} requests a minute from this network (${network(request)}); retry in ${context.after}`,
       ),
   });
 
@@ -99,6 +100,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After the requests in flight are answered: their checks need the threads.
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
+  const newKeys = new NewKeyBudget(o.db, o.rateLimit.newKeysPerNetworkPerHour);
   const cohorts = new CohortCache(o.db);
   const storage = new StorageHealth(o.db.path, o.minFreeBytes);
   const reads = new ReadPool(o.db, {
@@ -117,6 +119,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       db: o.db,
       queue,
       keys,
+      newKeys,
+      network,
       cohorts,
       storage,
       idleTimeoutMs: o.requestTimeoutMs,

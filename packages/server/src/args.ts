@@ -24,8 +24,12 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --request-timeout MS      time to receive a whole request, headers and body, and the longest a
                             connection may sit idle (default: ${DEFAULT_APP_OPTIONS.requestTimeoutMs})
   --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
-  --per-ip-per-minute N     requests from one address per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
+  --per-ip-per-minute N     requests from one network per minute: an IPv4 address, or an IPv6 address's
+                            first --ipv6-prefix bits (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
+  --ipv6-prefix N           the IPv6 prefix length a network is counted by, 1 to 128 (default: ${DEFAULT_APP_OPTIONS.ipv6PrefixLength})
   --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
+  --new-keys-per-hour N     signing keys with no result here yet that one network may bring in per hour
+                            (default: ${DEFAULT_APP_OPTIONS.rateLimit.newKeysPerNetworkPerHour})
   --trust-proxy LIST        the reverse proxies in front of the service, comma-separated addresses or
                             CIDR blocks (e.g. 10.0.0.5 or 172.16.0.0/12): a request from one counts
                             against the address its X-Forwarded-For names. Without it (the default),
@@ -123,12 +127,26 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
           limits.perKeyPerMinute,
           1,
         ),
+        newKeysPerNetworkPerHour: integer(
+          'new-keys-per-hour',
+          values['new-keys-per-hour'],
+          limits.newKeysPerNetworkPerHour,
+          1,
+        ),
       },
+      ipv6PrefixLength: ipv6Prefix(values['ipv6-prefix']),
       ...trustProxy(values['trust-proxy']),
       ...publishing,
       ...(values['project-keys'] !== undefined ? { projectKeysDir: values['project-keys'] } : {}),
     },
   };
+}
+
+function ipv6Prefix(text: string | undefined): number {
+  const n = integer('ipv6-prefix', text, DEFAULT_APP_OPTIONS.ipv6PrefixLength, 1);
+  if (n > 128)
+    throw new UsageError(`invalid --ipv6-prefix: ${text} (1 to 128: 64 counts a customer's /64 as one)`);
+  return n;
 }
 
 function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> {
@@ -189,6 +207,8 @@ function parse(argv: string[]) {
       'body-limit': { type: 'string' },
       'per-ip-per-minute': { type: 'string' },
       'per-key-per-minute': { type: 'string' },
+      'new-keys-per-hour': { type: 'string' },
+      'ipv6-prefix': { type: 'string' },
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
       'min-free-mb': { type: 'string' },

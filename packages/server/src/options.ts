@@ -6,10 +6,12 @@ import type { SiteBuilder } from './publish/site-builder.js';
 import { invalidProxyEntry } from './trust-proxy.js';
 
 export interface RateLimitOptions {
-  /** Requests of any kind from one client address, per minute. @default 600 */
+  /** Requests of any kind from one client network (an IPv4 address, an IPv6 /64: network.ts), per minute. @default 600 */
   perIpPerMinute?: number;
   /** Submissions signed by one key, per minute. @default 300 */
   perKeyPerMinute?: number;
+  /** Signing keys with no result stored yet that one network may bring in, per hour. @default 20 */
+  newKeysPerNetworkPerHour?: number;
 }
 
 export interface AppOptions {
@@ -75,7 +77,8 @@ export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit' | 'publis
 export const DEFAULT_APP_OPTIONS = {
   // A result with a few hundred cells and their histograms is well under 1 MiB; 4 leaves room.
   bodyLimitBytes: 4 * 1024 * 1024,
-  rateLimit: { perIpPerMinute: 600, perKeyPerMinute: 300 },
+  // A person or a CI fleet makes a key per machine, a few a day; a key per submission is an escape.
+  rateLimit: { perIpPerMinute: 600, perKeyPerMinute: 300, newKeysPerNetworkPerHour: 20 },
   requestTimeoutMs: 10_000,
   logger: false,
   checkThreads: Math.max(1, availableParallelism() - 1),
@@ -113,6 +116,7 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
     throw new RangeError(`invalid minFreeBytes: ${o.minFreeBytes} (a whole number of bytes, 0 or more)`);
   positiveInteger('rateLimit.perIpPerMinute', o.rateLimit.perIpPerMinute);
   positiveInteger('rateLimit.perKeyPerMinute', o.rateLimit.perKeyPerMinute);
+  positiveInteger('rateLimit.newKeysPerNetworkPerHour', o.rateLimit.newKeysPerNetworkPerHour);
   for (const entry of o.trustProxy) {
     const why = invalidProxyEntry(entry);
     if (why !== null) throw new RangeError(`invalid trustProxy entry: ${entry} (${why})`);

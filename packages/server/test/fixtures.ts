@@ -173,6 +173,8 @@ export function spawnService(
       '1000000',
       '--per-key-per-minute',
       '1000000',
+      '--new-keys-per-hour',
+      '1000000',
       ...extraArgs,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...(asUser ?? {}) },

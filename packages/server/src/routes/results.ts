@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
+import type { NewKeyBudget } from '../new-key-budget.js';
 import { standings } from '../ranks.js';
 import type { CohortCache } from '../read/cohort-cache.js';
 import type { StorageHealth } from '../storage-health.js';
@@ -11,6 +12,10 @@ export interface ResultsRouteDeps {
   db: BenchDb;
   queue: IngestQueue;
   keys: KeyBudget;
+  /** New keys per network (new-key-budget.ts). */
+  newKeys: NewKeyBudget;
+  /** The network a request counts as (network.ts). */
+  network: (request: FastifyRequest) => string;
   /** Told of every result stored. */
   cohorts: CohortCache;
   /** Whether the database can take a write; told of every write's outcome. */
@@ -69,7 +74,7 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 async function submit(
   request: FastifyRequest,
   reply: FastifyReply,
-  { queue, keys, cohorts, storage, changed }: ResultsRouteDeps,
+  { queue, keys, newKeys, network, cohorts, storage, changed }: ResultsRouteDeps,
 ) {
   // Before the checks: a disk with no room or a read-only file would fail the write anyway.
   storage.refuseIfUnwritable();
@@ -84,8 +89,22 @@ async function submit(
         retryAfterSec,
       );
   }
+  const from = network(request);
+  if (key !== undefined) {
+    const retryAfterSec = newKeys.retryAfterSec(from, key);
+    if (retryAfterSec > 0)
+      throw new HttpError(
+        'RATE_LIMITED',
+        429,
+        `your network (${from}) has brought in ${newKeys.perHour} new signing keys this hour, as many as it may; sign with a key that has results here, or retry in ${retryAfterSec} s`,
+        retryAfterSec,
+      );
+  }
   if (outcome instanceof IngestError) {
-    if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) keys.charge(key);
+    if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) {
+      keys.charge(key);
+      newKeys.charge(from, key, false);
+    }
     throw outcome;
   }
   let stored: Awaited<ReturnType<IngestQueue['store']>>;
@@ -105,7 +124,10 @@ async function submit(
   if (disputedWith) cohorts.retracted();
   else if (!duplicate) cohorts.added(id);
   if (!duplicate) changed();
-  if (key !== undefined) keys.charge(key);
+  if (key !== undefined) {
+    keys.charge(key);
+    newKeys.charge(from, key, true);
+  }
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
   // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts);
