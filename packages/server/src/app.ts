@@ -131,7 +131,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     retractRoutes(scope, { db: o.db, cohorts, storage, changed });
     healthRoutes(scope, { db: o.db, queue, storage, site, backups });
     methodNotAllowedRoutes(scope);
-    if (site) await siteRoutes(scope, { db: o.db, site, pngs });
+    if (site) await siteRoutes(scope, { db: o.db, site, pngs, idleTimeoutMs: o.requestTimeoutMs });
   });
   return app;
 }
