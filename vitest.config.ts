@@ -86,6 +86,8 @@ const LONG = new Set([
   'packages/cli/test/launch.test.ts',
   // 2026-11-25, a later session: 914 s with this one in it (29 s of SLO searches through the CLI).
   'packages/cli/test/slo.test.ts',
+  // 2026-11-28: three bursts of 200 chart PNGs drawn by resvg, 36-67 s on a loaded 2-core VM.
+  'packages/server/test/png-burst.test.ts',
 ]);
 
 // A renamed file would silently leave both tiers: say so instead.
