@@ -11,7 +11,7 @@ import { type AppOptions, resolveAppOptions } from './options.js';
 import { siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
 import { ReadPool } from './read/read-pool.js';
-import { checkRequestHead } from './request-checks.js';
+import { checkRequestHead, drained } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
 import { openApiRoute, readRoutes } from './routes/read.js';
@@ -70,7 +70,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done(null, body);
   });
 
-  app.setErrorHandler(replyWithError);
+  app.setErrorHandler(async (error, request, reply) => {
+    // A chunked body past the limit (no content-length to refuse it by): fastify stops reading it,
+    // and answering while the client still sends would close the socket under it, a reset that loses
+    // the answer. Read the rest and drop it, then answer 413, as checkRequestHead does.
+    if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await drained(request);
+    return replyWithError(error as Error, request, reply);
+  });
   app.setNotFoundHandler(replyNotFound);
   app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 

@@ -96,7 +96,10 @@ function sitePath(request: FastifyRequest): string | null {
   }
   if (path.includes('\0') || path.startsWith('/api/')) return null;
   const normal = posix.normalize(path);
-  return normal.startsWith('/') && !normal.includes('/../') ? normal : null;
+  if (!normal.startsWith('/') || normal.includes('/../')) return null;
+  // Dot files are the builder's own (.redis-benchdb-build.json says what a build was made from), never
+  // a page: none is served, whatever a build leaves in its directory.
+  return normal.split('/').some((s) => s.startsWith('.')) ? null : normal;
 }
 
 /** The file to send for `path` under root (a directory's index.html), 'directory' for a path lacking its slash, or null. */
