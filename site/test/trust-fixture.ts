@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IngestError, ingest, openDatabase } from '@redis-benchdb/db';
+import { ingest, openDatabase } from '@redis-benchdb/db';
 import {
   environmentFingerprint,
   generateSigningKey,
@@ -29,8 +29,11 @@ export interface TrustFixture {
   busy: [string, string];
   /** The same key's copy of aa[0], stored and marked. */
   copy: string;
-  /** The message an exact copy under a new key was refused with. */
-  refused: string;
+  /**
+   * An exact copy of `victim`'s measurements under a new key, sent after it: stored, and disputed with
+   * it (issue 30 item 1), `with` what ingest answered.
+   */
+  disputed: { victim: string; with: string[] };
   /** The fixture's baseline GET median: the honest headline figure. */
   getOps: number;
 }
@@ -92,15 +95,15 @@ export function buildTrustFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-trust-'
       }),
       k3!,
     );
-    let refused = '';
-    try {
-      store(run(9, 1), k3!);
-    } catch (e) {
-      if (!(e instanceof IngestError)) throw e;
-      refused = `${e.status} ${e.code}: ${e.message}`;
-    }
+    // An ad-hoc run (no suite) as the victim, so that no headline below loses a result to the dispute.
+    const adHoc = (r: ResultV1) => {
+      r.suite = null;
+    };
+    const victim = store(run(9, 1.2, adHoc), k2!);
+    const copied = ingest(db, JSON.stringify(signResult(run(10, 1.2, adHoc), k3!.privateKeyPem)));
+    const disputed = { victim, with: copied.disputedWith ?? [] };
     const getOps = (JSON.parse(example) as ResultV1).cells.find((c) => c.label === 'GET')!.opsPerSec.median;
-    return { dbPath, aa, busy, copy, refused, getOps };
+    return { dbPath, aa, busy, copy, disputed, getOps };
   } finally {
     db.close();
   }

@@ -79,8 +79,8 @@ describe('verdicts wait for evidence', () => {
 });
 
 describe('cohort integrity', () => {
-  it('an exact copy under a new key was refused at ingest, naming the result it copies', () => {
-    expect(fx.refused).toMatch(new RegExp(`^409 DUPLICATE_MEASUREMENTS: .*result ${fx.aa[0]}`));
+  it('an exact copy under a new key is disputed at ingest with the result it copies', () => {
+    expect(fx.disputed.with).toEqual([fx.disputed.victim]);
   });
 
   it('a re-signed copy with ops/s x10 does not become the headline; the one-key machine is marked and ranked last', async () => {

@@ -149,6 +149,8 @@ function refusal(
       `invalid result: ${reason.replace(/^result schema: /, '')}`,
     );
   }
+  if (reason.startsWith('key binding:'))
+    return new IngestError('KEY_MISMATCH', 422, `refused: ${reason.replace(/^key binding: /, '')}`);
   return new IngestError('BAD_SIGNATURE', 422, `bad signature: ${reason}`);
 }
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { SIGNER_OF_R } from './signers-migration.js';
 
@@ -51,16 +52,16 @@ export interface CohortOptions {
 }
 
 /**
- * Left out: retracted results, cells without a median, cells whose replies were mostly errors
- * (warning ERRORS): their ops/s are how fast the server refused, and every cell the admission rule
- * leaves out (admitted-sql.ts: busy host, drift, client-bound, io-threads over CPUs...). warnings_by_cell (migration 6)
+ * Left out: retracted and disputed results (disputes.ts), cells without a median, cells whose replies
+ * were mostly errors (warning ERRORS): their ops/s are how fast the server refused, and every cell the
+ * admission rule leaves out (admitted-sql.ts: busy host, drift, client-bound, io-threads over CPUs...). warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
 export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, ${SIGNER_OF_R} AS signer,
               r.cpu_model AS cpuModel, r.machine_key AS machineKey
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
-        WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
+        WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL AND NOT ${DISPUTED_R}
           AND (@cpu IS NULL OR r.cpu_model = @cpu) AND (@kind IS NULL OR r.machine_key = @kind)
           AND ${ADMITTED_CELL_SQL}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell

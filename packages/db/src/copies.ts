@@ -1,4 +1,3 @@
-import { IngestError } from './ingest-error.js';
 import type { MeasurementRow } from './measurements.js';
 import type { BenchDb } from './open.js';
 
@@ -18,16 +17,19 @@ export interface CopyCheck {
    * often a key resubmits the same measurements.
    */
   repeated: Set<number>;
+  /** Earlier results of other keys that hold some of these measurements: each is disputed with this one. */
+  disputes: { id: string; keyFingerprint: string }[];
 }
 
 /**
  * Does this result repeat the measurements of one already stored (a cell's histogram, byte for byte:
- * see measurements.ts)? Under another key, it is refused: DUPLICATE_MEASUREMENTS, 409, naming the
- * result it repeats. Those measurements belong to whoever sent them first, and a copy under a new key
- * would count as a second, independent run: a second key behind a headline, a second sample of an
- * environment's noise (one of spread 0). Under the same key it is stored and marked as a copy (the
- * row returned), since it takes nothing from anyone, and is never counted twice. A result its own
- * key retracted does not count: its owner may submit the same measurements again, re-labelled.
+ * see measurements.ts)? Under another key, both results are disputed (disputes.ts): a copy re-bound
+ * to a new key, sent first or last, must neither count as a second, independent run nor take the
+ * measurements from the key that made them, and nothing here says which key that is. Retracted or
+ * not, the earlier result counts: its owner retracting it must not free its measurements for a
+ * copier. Under the same key it is stored and marked as a copy (the row returned), since it takes
+ * nothing from anyone, and is never counted twice; a result its own key retracted does not count
+ * there: its owner may submit the same measurements again, re-labelled.
  */
 export function findCopy(
   db: BenchDb,
@@ -37,18 +39,15 @@ export function findCopy(
 ): CopyCheck {
   let copy: CopyRow | null = null;
   const repeated = new Set<number>();
+  const disputes = new Map<string, string>();
   for (const row of rows) {
     if (row.histogram_sha256 === null) continue;
     const earlier = db.statements.sameHistogram.get(row.histogram_sha256, id);
     if (!earlier) continue;
     repeated.add(row.idx);
-    if (earlier.keyFingerprint !== keyFingerprint)
-      throw new IngestError(
-        'DUPLICATE_MEASUREMENTS',
-        409,
-        `duplicate measurements: cell ${JSON.stringify(row.label)} has the very latency histogram of result ${earlier.id} (received ${earlier.receivedAt.slice(0, 10)}), signed by another key. A result must carry what its own run measured: submit the result of your own \`redis-benchdb run\``,
-      );
-    if (earlier.retractedAt === null) copy ??= { result_id: id, copy_of: earlier.id, cell_label: row.label };
+    if (earlier.keyFingerprint !== keyFingerprint) disputes.set(earlier.id, earlier.keyFingerprint ?? '');
+    else if (earlier.retractedAt === null)
+      copy ??= { result_id: id, copy_of: earlier.id, cell_label: row.label };
   }
-  return { copy, repeated };
+  return { copy, repeated, disputes: [...disputes].map(([id, keyFingerprint]) => ({ id, keyFingerprint })) };
 }

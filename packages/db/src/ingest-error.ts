@@ -15,10 +15,17 @@ export type IngestErrorCode =
   /** A histogram that is not HdrHistogram V2, or claims more buckets or bytes than its range holds. */
   | 'INVALID_HISTOGRAM'
   | 'IMPLAUSIBLE'
-  /** A cell's histogram is another key's result's, byte for byte (copies.ts). */
-  | 'DUPLICATE_MEASUREMENTS'
+  /** The result binds another key than the one that signed it: a re-signed copy. */
+  | 'KEY_MISMATCH'
+  /** The same payload was stored under another key before it binds keys: it is now disputed (disputes.ts). */
+  | 'DISPUTED'
   /** A cell's replies were of the wrong type, or its commandstats fell short (wrong-replies.ts). */
-  | 'WRONG_REPLIES';
+  | 'WRONG_REPLIES'
+  /**
+   * No longer raised: since issue 30, another key's copy is stored and disputed (disputes.ts). Kept so
+   * that clients that know the code still compile.
+   */
+  | 'DUPLICATE_MEASUREMENTS';
 
 export class IngestError extends Error {
   override name = 'IngestError';

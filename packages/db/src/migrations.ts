@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { COHORT_INDEXES } from './cohort-indexes-migration.js';
 import { CPU_CACHES } from './cpu-caches-migration.js';
 import { identityMigration } from './identity-migration.js';
+import { RESULT_DISPUTES } from './disputes-migration.js';
 import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   KEY_SIGNERS,
   CPU_CACHES,
   identityMigration,
+  RESULT_DISPUTES,
 ];
 
 /** The schema version this code writes and reads. */

@@ -1,3 +1,4 @@
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 
 /** One workload's repeated medians in one environment, and the label its cells go by. */
@@ -32,7 +33,7 @@ const REPEATED_SQL = `
     JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
    WHERE m.environment_fingerprint = ? AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL
      AND r.retracted_at IS NULL
-     AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id)`;
+     AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`;
 
 /** Environments with two listed results or more that are not copies, most results first. */
 export function repeatedEnvironments(db: BenchDb): { environmentFingerprint: string; results: number }[] {
@@ -41,7 +42,7 @@ export function repeatedEnvironments(db: BenchDb): { environmentFingerprint: str
       `SELECT m.environment_fingerprint AS environmentFingerprint, count(DISTINCT m.result_id) AS results
          FROM cell_measurements m JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
         WHERE m.environment_fingerprint IS NOT NULL AND r.retracted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id)
+          AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}
         GROUP BY m.environment_fingerprint HAVING count(DISTINCT m.result_id) >= 2
         ORDER BY results DESC, environmentFingerprint`,
     )

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
 import { SIGNER_OF_R } from './signers-migration.js';
@@ -114,7 +115,7 @@ const MEMBER_SQL = `SELECT c.workload_fingerprint AS fp, max(c.ops_median) AS op
               ${SIGNER_OF_R} AS signer, r.machine_key AS cpuModel
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE c.result_id = ? AND c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL
-          AND r.retracted_at IS NULL AND ${ADMITTED_CELL_SQL}
+          AND r.retracted_at IS NULL AND ${ADMITTED_CELL_SQL} AND NOT ${DISPUTED_R}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.workload_fingerprint`;

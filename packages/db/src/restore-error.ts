@@ -4,6 +4,8 @@ export type RestoreErrorCode =
   | 'BACKUP_UNREADABLE'
   | 'BACKUP_CORRUPT'
   | 'NOT_A_BENCHDB'
+  /** Its tables, indexes, views or triggers are not the ones this code's migrations make. */
+  | 'BACKUP_SCHEMA'
   | 'DATABASE_IN_USE';
 
 export class RestoreError extends Error {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { schemaVersion } from './migrations.js';
 import { openDatabase } from './open.js';
 import { count } from './queries.js';
+import { checkBackupRows, checkBackupSchema } from './restore-checks.js';
 import { RestoreError } from './restore-error.js';
 
 export interface RestoreOutcome {
@@ -40,7 +41,12 @@ export async function restoreDatabase(backupPath: string, dbPath: string): Promi
     }
   } catch (e) {
     for (const suffix of ['', '-wal', '-shm']) await rm(restoring + suffix, { force: true });
-    throw e;
+    // Nothing was moved yet: whatever failed, the database is as it was, and the caller says so.
+    if (e instanceof RestoreError || (e as Error)?.name === 'SchemaVersionError') throw e;
+    throw new RestoreError(
+      'BACKUP_UNREADABLE',
+      `${backupPath} could not be restored: ${(e as Error).message}`,
+    );
   }
   // Again, just before the swap: a service started since would keep writing to the file moved aside.
   refuseIfInUse(dbPath);
@@ -96,6 +102,8 @@ async function copyVerified(backupPath: string, to: string): Promise<void> {
         'NOT_A_BENCHDB',
         `${backupPath} holds no redis-benchdb database (no schema_migrations table): give a file from --backup-dir`,
       );
+    checkBackupSchema(source, backupPath);
+    checkBackupRows(source, backupPath);
     await mkdir(dirname(to), { recursive: true });
     for (const suffix of ['', '-wal', '-shm']) await rm(to + suffix, { force: true });
     await source.backup(to);

@@ -4,14 +4,16 @@ export type RetractErrorCode =
   | 'BAD_SIGNATURE'
   | 'STALE_REQUEST'
   | 'NOT_FOUND'
-  | 'NOT_YOUR_RESULT';
+  | 'NOT_YOUR_RESULT'
+  /** Another key sent the very same payload (disputes.ts): retracting it would take it from that key. */
+  | 'DISPUTED';
 
 export class RetractError extends Error {
   override name = 'RetractError';
 
   constructor(
     readonly code: RetractErrorCode,
-    readonly status: 400 | 403 | 404 | 422,
+    readonly status: 400 | 403 | 404 | 409 | 422,
     message: string,
   ) {
     super(message);

@@ -1,4 +1,5 @@
 import { canonicalJson } from '@redis-benchdb/result';
+import { disputesOf } from './disputes.js';
 import type { BenchDb } from './open.js';
 import { RetractError } from './retract-error.js';
 import { verifyRetraction } from './retraction.js';
@@ -55,6 +56,14 @@ export function retract(db: BenchDb, request: unknown, opts: RetractOptions = {}
           'NOT_YOUR_RESULT',
           403,
           `result ${req.resultId} was not signed by the key ${keyFingerprint}: only its signer can retract it`,
+        );
+      // Two keys claim this very row (a payload that binds no key): neither may unlist the other's claim.
+      const claim = disputesOf(db, row.id).find((d) => d.otherResultId === row.id);
+      if (claim)
+        throw new RetractError(
+          'DISPUTED',
+          409,
+          `result ${row.id} is disputed: the key ${claim.keyFingerprint} sent the same signed payload on ${claim.recordedAt}, so retracting it would take it from that key too. It is kept out of every rank; the operator can settle it (docs/DEPLOY.md, "Who owns a result")`,
         );
       if (row.retracted_at !== null)
         return { id: row.id, retractedAt: row.retracted_at, alreadyRetracted: true };

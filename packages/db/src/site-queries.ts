@@ -1,3 +1,4 @@
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { exportRows } from './queries.js';
 import { SIGNER_OF_R } from './signers-migration.js';
@@ -168,7 +169,7 @@ function cellsSql(n: number): string {
               (SELECT m.no_verdict FROM cell_measurements m
                 WHERE m.result_id = c.result_id AND m.idx = c.idx) AS noVerdict
          FROM cells c JOIN results r ON r.id = c.result_id
-        WHERE r.retracted_at IS NULL AND c.workload_fingerprint IN (${Array(n).fill('?').join(', ')})
+        WHERE r.retracted_at IS NULL AND NOT ${DISPUTED_R} AND c.workload_fingerprint IN (${Array(n).fill('?').join(', ')})
           AND NOT EXISTS (SELECT 1 FROM warnings w
                            WHERE w.result_id = c.result_id AND w.code = 'ERRORS' AND w.cell_label = c.label)
         ORDER BY r.received_at DESC, r.id, c.idx`;

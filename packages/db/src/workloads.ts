@@ -1,4 +1,5 @@
 import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
+import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 
 /**
@@ -34,6 +35,7 @@ const CELLS_SQL = `SELECT c.workload_fingerprint AS workloadFingerprint, c.resul
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint IS NOT NULL AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL
+          AND NOT ${DISPUTED_R}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         ORDER BY c.workload_fingerprint`;

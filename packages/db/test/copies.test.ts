@@ -1,38 +1,33 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { remeasured } from '../../result/test/support/remeasure.js';
-import { applyMigrations, count, ingest, MIGRATIONS, retract, signRetraction } from '../src/index.js';
+import { applyMigrations, ingest, MIGRATIONS, retract, signRetraction } from '../src/index.js';
 import { MIN_DIGEST_LATENCIES, measurementRows } from '../src/measurements.js';
 import { body, envelope, key, NOW, otherKey, suiteRun, tempDb, tempPath, variant } from './fixtures.js';
 
-// Issue 13 item 5: measurements that repeat another result's are refused under another key, and
-// marked as a copy under the same key; both through the one ingest() every path uses.
+// Issue 13 item 5: measurements that repeat another result's are marked as a copy under the same key;
+// under another key both results are disputed (issue 30 item 1, disputes.test.ts): both through the
+// one ingest() every path uses.
 
 const copiesOf = (db: ReturnType<typeof tempDb>) =>
   db.sqlite.prepare('SELECT result_id AS id, copy_of AS copyOf, cell_label AS cell FROM result_copies').all();
 
-/** What ingest throws for a copy under another key. */
-const DUPLICATE = expect.objectContaining({
-  name: 'IngestError',
-  code: 'DUPLICATE_MEASUREMENTS',
-  status: 409,
-});
-
 describe('duplicate measurements', () => {
-  it('refuses the same measurements under another key (409 DUPLICATE_MEASUREMENTS), naming the result, writing nothing', () => {
+  it('the same measurements under another key are disputed, naming the result, and their digest kept once', () => {
     const db = tempDb();
     const first = ingest(db, body(variant(1)), { now: NOW }).id;
-    const before = count(db);
     // The same cells, another key prefix (so another id), re-signed by someone else.
-    const copy = () => ingest(db, body(variant(2), otherKey), { now: NOW });
-    expect(copy).toThrow(DUPLICATE);
-    expect(copy).toThrow(`cell "SET" has the very latency histogram of result ${first}`);
-    expect(copy).toThrow('signed by another key');
-    expect(count(db)).toEqual(before);
-    expect(db.sqlite.prepare('SELECT count(*) AS n FROM cell_measurements').get()).toEqual({ n: 2 });
+    const copy = ingest(db, body(variant(2), otherKey), { now: NOW });
+    expect(copy.disputedWith).toEqual([first]);
+    expect(copiesOf(db)).toEqual([]);
+    expect(
+      db.sqlite
+        .prepare('SELECT count(*) AS n FROM cell_measurements WHERE histogram_sha256 IS NOT NULL')
+        .get(),
+    ).toEqual({ n: 2 });
   });
 
-  it('refuses them with ops/s changed too: the histogram is the copy', () => {
+  it('disputes them with ops/s changed too: the histogram is the copy', () => {
     const db = tempDb();
     ingest(db, body(variant(1)), { now: NOW });
     const inflated = variant(2, (r) => {
@@ -46,7 +41,7 @@ describe('duplicate measurements', () => {
         };
       }
     });
-    expect(() => ingest(db, body(inflated, otherKey), { now: NOW })).toThrow(DUPLICATE);
+    expect(ingest(db, body(inflated, otherKey), { now: NOW }).disputedWith).toHaveLength(1);
   });
 
   it("takes another key's own run of the same setup (its own histograms)", () => {
@@ -74,7 +69,7 @@ describe('duplicate measurements', () => {
     const first = ingest(db, body(variant(1)), { now: NOW }).id;
     retract(db, signRetraction(first, key.privateKeyPem, NOW), { now: NOW });
     expect(ingest(db, body(variant(2)), { now: NOW }).copyOf).toBeUndefined();
-    expect(() => ingest(db, body(variant(3), otherKey), { now: NOW })).toThrow(DUPLICATE);
+    expect(ingest(db, body(variant(3), otherKey), { now: NOW }).disputedWith).toEqual([first]);
   });
 
   it('does not digest a histogram of fewer than 1,000 latencies: small runs may honestly agree', () => {

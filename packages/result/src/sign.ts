@@ -56,28 +56,35 @@ export function keyFingerprint(publicKey: string | Uint8Array): string {
 
 /**
  * Sign a result document: its RFC 8785 canonical JSON is the payload, and the signature covers the
- * payload's UTF-8 bytes. Refuses a document that does not validate as result.v1, since no verifier
- * would accept the envelope.
+ * payload's UTF-8 bytes. The payload binds the signing key (`keyFingerprint`, added here when absent),
+ * so that the same measurements re-signed by another key are another payload that says whose it is,
+ * never this one (docs/DEPLOY.md, "Who owns a result"). Refuses a document that does not validate as
+ * result.v1, or that is bound to another key, since no verifier would accept the envelope.
  */
 export function signResult(result: unknown, privateKeyPem: string): EnvelopeV1 {
   const valid = validateResult(result);
   if (!valid.ok) throw new Error(`cannot sign an invalid result: ${summarize(valid)}`);
   const privateKey = ed25519(createPrivateKey(privateKeyPem), 'private');
-  const payload = canonicalJson(result);
   const raw = rawPublicKey(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString());
+  const fingerprint = keyFingerprint(raw);
+  const bound = (result as ResultV1).keyFingerprint;
+  if (bound !== undefined && bound !== fingerprint)
+    throw new Error(`cannot sign a result bound to the key ${bound} with the key ${fingerprint}`);
+  const payload = canonicalJson({ ...(result as ResultV1), keyFingerprint: fingerprint });
   return {
     schema: ENVELOPE_SCHEMA_ID,
     payload,
     signature: sign(null, Buffer.from(payload, 'utf8'), privateKey).toString('base64'),
     publicKey: raw.toString('base64'),
-    keyFingerprint: keyFingerprint(raw),
+    keyFingerprint: fingerprint,
   };
 }
 
 /**
  * Check an envelope, in order: its shape (envelope.v1), that the fingerprint is the key's, the
  * signature over the exact payload bytes, that the payload is JSON and canonical (so one result
- * has one payload), and that the payload is a valid result.v1. The reason names the first failure.
+ * has one payload), that the payload is a valid result.v1, and that the key it binds (results signed
+ * from 2026-11-28 on bind one) is the key that signed it. The reason names the first failure.
  *
  * It proves the document is unchanged since someone holding this key signed it: who that is, and
  * whether to trust the key, is the caller's business (compare `keyFingerprint`).
@@ -136,6 +143,12 @@ export function verifyEnvelope(envelope: unknown): VerifyOutcome {
 
   const valid = validateResult(result);
   if (!valid.ok) return fail(`result schema: ${summarize(valid)}`);
+  // Results signed before 2026-11-28 bind no key, and verify as they always did.
+  const bound = (result as ResultV1).keyFingerprint;
+  if (bound !== undefined && bound !== env.keyFingerprint)
+    return fail(
+      `key binding: the result is bound to the key ${bound} but signed by ${env.keyFingerprint}: a result re-signed by another key is not its measurer's; submit the file your own run signed`,
+    );
   return { ok: true, result: result as ResultV1, keyFingerprint: env.keyFingerprint };
 }
 

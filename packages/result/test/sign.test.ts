@@ -66,13 +66,39 @@ MaAw2rKdCCTPBtmFE3zeM1c+vHvwrn2VZN1ppXNGgYdr0Ku17Ye5WtMCAwEAAQ==
 describe('signResult / verifyEnvelope', () => {
   it('round-trips: the envelope verifies and gives back the document', () => {
     const outcome = verifyEnvelope(envelope);
-    expect(outcome).toEqual({
+    const bound = { ...minimal(), keyFingerprint: keyFingerprint(key.publicKeyPem) };
+    expect(outcome).toEqual({ ok: true, result: bound, keyFingerprint: keyFingerprint(key.publicKeyPem) });
+    expect(envelope.payload).toBe(canonicalJson(bound));
+    expect(envelope.publicKey).toBe(rawPublicKey(key.publicKeyPem).toString('base64'));
+  });
+
+  it('binds the signing key in the payload, and refuses to sign a result bound to another key', () => {
+    expect(JSON.parse(envelope.payload).keyFingerprint).toBe(envelope.keyFingerprint);
+    // Signing a bound result again with its own key changes nothing.
+    expect(signResult(JSON.parse(envelope.payload), key.privateKeyPem).payload).toBe(envelope.payload);
+    const other = generateSigningKey();
+    expect(() => signResult(JSON.parse(envelope.payload), other.privateKeyPem)).toThrow(
+      `cannot sign a result bound to the key ${envelope.keyFingerprint} with the key ${keyFingerprint(other.publicKeyPem)}`,
+    );
+  });
+
+  it('refuses a bound payload re-signed by another key: the copy must change the binding, so its id', () => {
+    const other = generateSigningKey();
+    const copy = envelopeOf(envelope.payload, other.privateKeyPem);
+    expect(reason(verifyEnvelope(copy))).toBe(
+      `key binding: the result is bound to the key ${envelope.keyFingerprint} but signed by ${copy.keyFingerprint}: a result re-signed by another key is not its measurer's; submit the file your own run signed`,
+    );
+  });
+
+  it('still verifies a result signed before the binding (no keyFingerprint in the payload), by any key', () => {
+    const legacy = envelopeOf(canonicalJson(minimal()));
+    expect(verifyEnvelope(legacy)).toEqual({
       ok: true,
       result: minimal(),
-      keyFingerprint: keyFingerprint(key.publicKeyPem),
+      keyFingerprint: legacy.keyFingerprint,
     });
-    expect(envelope.payload).toBe(canonicalJson(minimal()));
-    expect(envelope.publicKey).toBe(rawPublicKey(key.publicKeyPem).toString('base64'));
+    const other = generateSigningKey();
+    expect(verifyEnvelope(envelopeOf(canonicalJson(minimal()), other.privateKeyPem)).ok).toBe(true);
   });
 
   it('verifies the checked-in example envelope and the larger examples once signed', () => {

@@ -1,19 +1,23 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { clientErrorHandler } from './client-error.js';
 import { replyNotFound, replyWithError } from './error-reply.js';
 import { HttpError } from './http-error.js';
 import { IngestQueue } from './ingest-queue.js';
 import { KeyBudget } from './key-budget.js';
+import { networkOf } from './network.js';
+import { NewKeyBudget } from './new-key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
 import { siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
-import { checkRequestHead } from './request-checks.js';
+import { ReadPool } from './read/read-pool.js';
+import { checkRequestHead, drained } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
 import { openApiRoute, readRoutes } from './routes/read.js';
 import { resultsRoutes } from './routes/results.js';
 import { retractRoutes } from './routes/retract.js';
+import { StorageHealth } from './storage-health.js';
 
 /**
  * The ingest service over an open database:
@@ -25,7 +29,8 @@ import { retractRoutes } from './routes/retract.js';
  * - `GET /api/v1/cohorts/:fingerprint`: a workload's distribution of ops/s
  * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these (read/openapi.ts)
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
- * - `GET /api/v1/health`: `{ ok: true, results, schemaVersion, checking }`, and `site`, `backup` when publishing
+ * - `GET /api/v1/health`: `{ ok, results, schemaVersion, checking, storage }`, and `site`, `backup` when
+ *   publishing; 503 when the database cannot be written (storage-health.ts)
  * - with `publish.site`: every other GET is the built site (publish/site-routes.ts), rebuilt after new results
  *
  * Every error is `{ error: { code, message } }`. A submission's checks run on worker threads
@@ -65,11 +70,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done(null, body);
   });
 
-  app.setErrorHandler(replyWithError);
+  app.setErrorHandler(async (error, request, reply) => {
+    // A chunked body past the limit (no content-length to refuse it by): fastify stops reading it,
+    // and answering while the client still sends would close the socket under it, a reset that loses
+    // the answer. Read the rest and drop it, then answer 413, as checkRequestHead does.
+    if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await drained(request);
+    return replyWithError(error as Error, request, reply);
+  });
   app.setNotFoundHandler(replyNotFound);
   app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
-  // Per client address, on every route, before the body is read: the cheap first line. Behind a
+  const network = (request: FastifyRequest) => networkOf(request.ip, o.ipv6PrefixLength);
+  // Per client network (an IPv4 address, an IPv6 /64: network.ts), on every route, before the body is read: the cheap first line. Behind a
   // reverse proxy every request comes from the proxy's address: request.ip is the client's only
   // when the proxy is named in trustProxy.
   app.register(rateLimit, {
@@ -77,12 +89,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     hook: 'onRequest',
     max: o.rateLimit.perIpPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => request.ip,
-    errorResponseBuilder: (_request, context) =>
+    keyGenerator: (request) => network(request),
+    errorResponseBuilder: (request, context) =>
       new HttpError(
         'RATE_LIMITED',
         429,
-        `more than ${context.max} requests a minute from this address; retry in ${context.after}`,
+        `more than ${context.max} requests a minute from this network (${network(request)}); retry in ${context.after}`,
       ),
   });
 
@@ -94,20 +106,38 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // After the requests in flight are answered: their checks need the threads.
   app.addHook('onClose', () => queue.close());
   const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
+  const newKeys = new NewKeyBudget(o.db, o.rateLimit.newKeysPerNetworkPerHour);
   const cohorts = new CohortCache(o.db);
+  const storage = new StorageHealth(o.db.path, o.minFreeBytes);
+  const reads = new ReadPool(o.db, {
+    threads: o.readThreads,
+    maxQueued: o.maxQueuedReads,
+    maxQueuedPerNetwork: o.maxQueuedReadsPerNetwork,
+  });
+  app.addHook('onClose', () => reads.close());
   const { site, backups, pngs } = o.publish;
   if (pngs) app.addHook('onClose', () => pngs.close());
   // A stored or retracted result changes pages: ask for a build (debounced, one at a time).
   const changed = site ? () => site.request() : () => {};
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
-    resultsRoutes(scope, { db: o.db, queue, keys, cohorts, idleTimeoutMs: o.requestTimeoutMs, changed });
-    readRoutes(scope, { db: o.db, cohorts });
+    resultsRoutes(scope, {
+      db: o.db,
+      queue,
+      keys,
+      newKeys,
+      network,
+      cohorts,
+      storage,
+      idleTimeoutMs: o.requestTimeoutMs,
+      changed,
+    });
+    readRoutes(scope, { cohorts, reads, networkOf: network });
     openApiRoute(scope);
-    retractRoutes(scope, { db: o.db, cohorts, changed });
-    healthRoutes(scope, { db: o.db, queue, site, backups });
+    retractRoutes(scope, { db: o.db, cohorts, storage, changed });
+    healthRoutes(scope, { db: o.db, queue, storage, site, backups });
     methodNotAllowedRoutes(scope);
-    if (site) await siteRoutes(scope, { db: o.db, site, pngs });
+    if (site) await siteRoutes(scope, { db: o.db, site, pngs, idleTimeoutMs: o.requestTimeoutMs });
   });
   return app;
 }

@@ -24,8 +24,12 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
   --request-timeout MS      time to receive a whole request, headers and body, and the longest a
                             connection may sit idle (default: ${DEFAULT_APP_OPTIONS.requestTimeoutMs})
   --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
-  --per-ip-per-minute N     requests from one address per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
+  --per-ip-per-minute N     requests from one network per minute: an IPv4 address, or an IPv6 address's
+                            first --ipv6-prefix bits (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
+  --ipv6-prefix N           the IPv6 prefix length a network is counted by, 1 to 128 (default: ${DEFAULT_APP_OPTIONS.ipv6PrefixLength})
   --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
+  --new-keys-per-hour N     signing keys with no result here yet that one network may bring in per hour
+                            (default: ${DEFAULT_APP_OPTIONS.rateLimit.newKeysPerNetworkPerHour})
   --trust-proxy LIST        the reverse proxies in front of the service, comma-separated addresses or
                             CIDR blocks (e.g. 10.0.0.5 or 172.16.0.0/12): a request from one counts
                             against the address its X-Forwarded-For names. Without it (the default),
@@ -35,6 +39,8 @@ connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the da
                             (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
   --max-queued N            submissions being checked or waiting for a thread; more get 503 with
                             retry-after (default: ${DEFAULT_APP_OPTIONS.maxQueuedSubmissions})
+  --min-free-mb N           free space the database's disk must keep: below it, submissions get 507
+                            and health says not ready (default: ${DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024})
   --log                     a JSON line per request on stdout (pino), with the stack of any 500
   --project-keys DIR        public keys that are all the project's (as data/results/keys/: one
                             <fingerprint hex>.pub.pem each): their results count as one signer
@@ -109,6 +115,10 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
         DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
         1,
       ),
+      minFreeBytes:
+        integer('min-free-mb', values['min-free-mb'], DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024, 0) *
+        1024 *
+        1024,
       rateLimit: {
         perIpPerMinute: integer('per-ip-per-minute', values['per-ip-per-minute'], limits.perIpPerMinute, 1),
         perKeyPerMinute: integer(
@@ -117,12 +127,26 @@ export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process
           limits.perKeyPerMinute,
           1,
         ),
+        newKeysPerNetworkPerHour: integer(
+          'new-keys-per-hour',
+          values['new-keys-per-hour'],
+          limits.newKeysPerNetworkPerHour,
+          1,
+        ),
       },
+      ipv6PrefixLength: ipv6Prefix(values['ipv6-prefix']),
       ...trustProxy(values['trust-proxy']),
       ...publishing,
       ...(values['project-keys'] !== undefined ? { projectKeysDir: values['project-keys'] } : {}),
     },
   };
+}
+
+function ipv6Prefix(text: string | undefined): number {
+  const n = integer('ipv6-prefix', text, DEFAULT_APP_OPTIONS.ipv6PrefixLength, 1);
+  if (n > 128)
+    throw new UsageError(`invalid --ipv6-prefix: ${text} (1 to 128: 64 counts a customer's /64 as one)`);
+  return n;
 }
 
 function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> {
@@ -183,8 +207,11 @@ function parse(argv: string[]) {
       'body-limit': { type: 'string' },
       'per-ip-per-minute': { type: 'string' },
       'per-key-per-minute': { type: 'string' },
+      'new-keys-per-hour': { type: 'string' },
+      'ipv6-prefix': { type: 'string' },
       'check-threads': { type: 'string' },
       'max-queued': { type: 'string' },
+      'min-free-mb': { type: 'string' },
       'trust-proxy': { type: 'string' },
       log: { type: 'boolean', default: false },
       'project-keys': { type: 'string' },

@@ -32,7 +32,8 @@ export function checkRequestHead(bodyLimitBytes: number) {
   };
 }
 
-function drained(request: FastifyRequest): Promise<void> {
+/** The rest of a request's body, read and dropped (the request deadline bounds the wait). */
+export function drained(request: FastifyRequest): Promise<void> {
   const raw = request.raw;
   if (raw.complete) return Promise.resolve();
   return new Promise((resolve) => {

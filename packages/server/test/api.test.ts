@@ -191,7 +191,13 @@ describe('GET /api/v1/results/:id and /api/v1/health', () => {
     const reply = await request(`${s.server.url}/api/v1/health`);
     expect(reply.status).toBe(200);
     // The database's migration count: it grows with every migration (2 since run groups).
-    expect(reply.json).toEqual({ ok: true, results: 1, schemaVersion: SCHEMA_VERSION, checking: 0 });
+    expect(reply.json).toEqual({
+      ok: true,
+      results: 1,
+      schemaVersion: SCHEMA_VERSION,
+      checking: 0,
+      storage: { writable: true, problem: null },
+    });
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
   });
 });

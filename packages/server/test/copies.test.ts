@@ -1,6 +1,6 @@
 // Issue 13 item 5 through the real service (its own bin on a port, over a temp SQLite file): a result
-// whose measurements are another key's is refused with 409 DUPLICATE_MEASUREMENTS and stored nowhere;
-// the same key's copy is stored and the answer names what it copies.
+// whose measurements are another key's is stored disputed, with the result it repeats named (issue 30
+// item 1, ownership.test.ts); the same key's copy is stored and the answer names what it copies.
 import { type BenchDb, count, openDatabase } from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,15 +33,12 @@ beforeAll(async () => {
 afterAll(() => reader?.close());
 
 describe('duplicate measurements, at the service', () => {
-  it('refuses an exact copy re-signed by another key: 409, the code, the result it copies; nothing stored', async () => {
-    const before = count(reader);
+  it('an exact copy signed by another key is stored disputed: 201, disputedWith the result it copies', async () => {
+    const before = count(reader).results;
     const reply = await post(results, body(variant(2), otherKey));
-    expect({ status: reply.status, code: reply.json.error?.code }, reply.text).toEqual({
-      status: 409,
-      code: 'DUPLICATE_MEASUREMENTS',
-    });
-    expect(reply.json.error?.message).toContain(`the very latency histogram of result ${original}`);
-    expect(count(reader)).toEqual(before);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.json.disputedWith).toEqual([original]);
+    expect(count(reader).results).toBe(before + 1);
     expect((await request(`${service.url}/api/v1/health`)).status).toBe(200);
   });
 

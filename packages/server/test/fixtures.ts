@@ -149,7 +149,16 @@ afterAll(() => {
 export function spawnService(
   dbPath: string,
   extraArgs: string[] = [],
-  { sharedByTests = false, env = {} }: { sharedByTests?: boolean; env?: Record<string, string> } = {},
+  {
+    sharedByTests = false,
+    env = {},
+    asUser,
+  }: {
+    sharedByTests?: boolean;
+    env?: Record<string, string>;
+    /** Run it as this user (root only), e.g. to meet files it may not write. */
+    asUser?: { uid: number; gid: number };
+  } = {},
 ): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
   const child = spawn(
@@ -164,9 +173,11 @@ export function spawnService(
       '1000000',
       '--per-key-per-minute',
       '1000000',
+      '--new-keys-per-hour',
+      '1000000',
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...(asUser ?? {}) },
   );
   (sharedByTests ? shared : running).add(child);
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>

@@ -19,7 +19,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { readFileSync } = require('node:fs');
 const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-let { url, pid } = workerData;
+let { url, pid, localAddress } = workerData;
 let stopped = false;
 const samples = [];
 parentPort.on('message', (m) => {
@@ -38,7 +38,7 @@ const once = () => new Promise((resolve) => {
   const started = performance.now();
   const ran = runNs();
   const done = () => samples.push([sentAt, performance.now() - started, (runNs() - ran) / 1e6]);
-  const req = http.get(new URL('/api/v1/health', url), { agent }, (res) => {
+  const req = http.get(new URL('/api/v1/health', url), { agent, localAddress }, (res) => {
     res.resume().on('end', () => { done(); resolve(); });
   });
   // A service being restarted: counted as the time it was unreachable.
@@ -57,6 +57,8 @@ export interface Polled {
   url: string;
   /** The service's process id: its main thread's id too. */
   pid: number;
+  /** The address to poll from (another client than the test's, e.g. 127.0.0.2). @default the system's */
+  localAddress?: string;
 }
 
 /** Throws, saying why, where the main thread's run time cannot be read (not Linux). */
@@ -70,7 +72,10 @@ export function checkSchedstat(pid: number): void {
 
 export function pollHealth(service: Polled) {
   checkSchedstat(service.pid);
-  const worker = new Worker(POLLER, { eval: true, workerData: { url: service.url, pid: service.pid } });
+  const worker = new Worker(POLLER, {
+    eval: true,
+    workerData: { url: service.url, pid: service.pid, localAddress: service.localAddress },
+  });
   const done = new Promise<Sample[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

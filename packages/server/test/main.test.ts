@@ -22,14 +22,16 @@ describe('parseServerArgs', () => {
         logger: false,
         checkThreads: DEFAULT_APP_OPTIONS.checkThreads,
         maxQueuedSubmissions: DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
+        minFreeBytes: DEFAULT_APP_OPTIONS.minFreeBytes,
         rateLimit: DEFAULT_APP_OPTIONS.rateLimit,
+        ipv6PrefixLength: DEFAULT_APP_OPTIONS.ipv6PrefixLength,
       },
     });
   });
 
   it('takes every flag', () => {
     const parsed = parseServerArgs(
-      '--db d.sqlite --host :: --port 0 --request-timeout 1500 --body-limit 2048 --per-ip-per-minute 5 --per-key-per-minute 6 --check-threads 3 --max-queued 7 --log'.split(
+      '--db d.sqlite --host :: --port 0 --request-timeout 1500 --body-limit 2048 --per-ip-per-minute 5 --per-key-per-minute 6 --new-keys-per-hour 4 --ipv6-prefix 56 --check-threads 3 --max-queued 7 --min-free-mb 9 --log'.split(
         ' ',
       ),
       {},
@@ -45,7 +47,9 @@ describe('parseServerArgs', () => {
         logger: true,
         checkThreads: 3,
         maxQueuedSubmissions: 7,
-        rateLimit: { perIpPerMinute: 5, perKeyPerMinute: 6 },
+        minFreeBytes: 9 * 1024 * 1024,
+        rateLimit: { perIpPerMinute: 5, perKeyPerMinute: 6, newKeysPerNetworkPerHour: 4 },
+        ipv6PrefixLength: 56,
       },
     });
   });
@@ -79,6 +83,9 @@ describe('the bin', () => {
       '--max-queued',
       '--log',
       '--trust-proxy',
+      '--min-free-mb',
+      '--ipv6-prefix',
+      '--new-keys-per-hour',
       '--site-dir',
       '--backup-dir',
       'redis-benchdb-server restore BACKUP --db PATH',

@@ -76,6 +76,14 @@ describe('the publishing service', () => {
     const home = await request(`${service.url}/`);
     expect(home.status).toBe(200);
     expect(home.text).toContain(`0 results, site ${service.url}`);
+    // The builder's own marker sits in the served directory, and is not a page (issue 30 item 10).
+    expect(existsSync(join(p.dir, 'site/current/.redis-benchdb-build.json'))).toBe(true);
+    for (const path of [
+      '/.redis-benchdb-build.json',
+      '/%2eredis-benchdb-build.json',
+      '/x/../.redis-benchdb-build.json',
+    ])
+      expect((await request(`${service.url}${path}`)).status, path).toBe(404);
 
     const [a, b, c] = submissions(3);
     rmSync(p.files.gate);

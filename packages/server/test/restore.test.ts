@@ -153,6 +153,45 @@ describe('redis-benchdb-server restore', () => {
     expect(readFileSync(kept, 'utf8')).toBe('ruined '.repeat(1000));
   });
 
+  it('refuses a backup with an extra trigger, a non-JSON envelope or a dropped table, saying what is wrong', async () => {
+    const { dbPath, backup } = await databaseWithBackup();
+    const tampered = (name: string, sql: string) => {
+      const file = join(dirname(backup), `${name}.sqlite`);
+      copyFileSync(backup, file);
+      const db = openDatabase(file);
+      db.sqlite.pragma('ignore_check_constraints = 1');
+      db.sqlite.exec(sql);
+      db.close();
+      return file;
+    };
+    for (const [file, says] of [
+      [
+        // What issue 30 found restored: it deleted 1,497 of 1,498 results on the next submission.
+        tampered('trigger', 'CREATE TRIGGER wipe AFTER INSERT ON results BEGIN DELETE FROM cells; END'),
+        /trigger\.sqlite is not a database this service wrote: its schema \(version \d+\) has an extra trigger wipe/,
+      ],
+      [
+        tampered(
+          'envelope',
+          "UPDATE results SET envelope = 'not json' WHERE rowid = (SELECT min(rowid) FROM results)",
+        ),
+        /envelope\.sqlite: result [0-9a-f]{64} has an envelope that is not JSON, which ingest never stores/,
+      ],
+      [
+        tampered('dropped', 'DROP TABLE result_copies'),
+        /dropped\.sqlite is not a database this service wrote: .*has no table result_copies/,
+      ],
+    ] as const) {
+      const r = restore(file, '--db', dbPath);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).toContain('nothing was changed');
+      expect(r.stderr).not.toContain('moved aside');
+      expect(leftBeside(dbPath)).toEqual([]);
+      expect(resultsIn(dbPath)).toBe(5);
+    }
+  });
+
   it('says what is missing from its command line, and --help explains', () => {
     const noDb = restore('/tmp/x.sqlite');
     expect(noDb.status).toBe(2);

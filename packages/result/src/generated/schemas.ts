@@ -205,6 +205,12 @@ export const resultV1Schema = {
         },
       },
     },
+    keyFingerprint: {
+      description:
+        'The fingerprint (sha256: and the hex SHA-256 of the raw Ed25519 public key) of the key that signs this result, written by the runner when it signs at the end of its run. A verifier refuses an envelope signed by any other key, so a copy re-signed by another key cannot pass as this result: it must change this field, which changes its content id and leaves its measurements another key\'s (docs/DEPLOY.md, "Who owns a result"). Absent in results signed before 2026-11-28, which bind no key.',
+      type: 'string',
+      pattern: '^sha256:[0-9a-f]{64}$',
+    },
     driftCheck: {
       description:
         "The first measured cell, measured again after the last one: if the machine changed during the run, the two disagree. drifted is true when each median lies outside the other's 95% interval (widened to +-10% when that interval is a single trial).",

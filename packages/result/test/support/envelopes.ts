@@ -3,6 +3,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
+  canonicalJson,
   type EnvelopeV1,
   generateSigningKey,
   keyFingerprint,
@@ -37,7 +38,7 @@ export function variant(n: number, edit?: (r: ResultV1) => void): ResultV1 {
 
 /**
  * variant(n) as another machine's own run would give it: its own histograms (remeasure.ts), so it is
- * not refused as a copy (DUPLICATE_MEASUREMENTS) when a second key signs it beside variant(m).
+ * not disputed as a copy (db disputes.ts) when a second key signs it beside variant(m).
  */
 export function otherRun(n: number, edit?: (r: ResultV1) => void): ResultV1 {
   return remeasured(variant(n, edit), 1 + n / 1000);
@@ -66,6 +67,23 @@ export function signPayload(payload: string, k: SigningKey = key): string {
     keyFingerprint: keyFingerprint(raw),
   };
   return JSON.stringify(env);
+}
+
+/**
+ * A result as runners before 2026-11-28 signed it: the payload binds no key (as every file of data/
+ * does), so any key may sign the very same payload (issue 30 item 1).
+ */
+export function legacyBody(r: ResultV1, k: SigningKey = key): string {
+  return signPayload(canonicalJson(r), k);
+}
+
+/**
+ * Issue 30 item 1's copier: takes someone's signed envelope (text), binds its payload to the key `k`
+ * and signs it. The measurements are the same; the id differs, since the binding is in the payload.
+ */
+export function reboundBody(envelopeText: string, k: SigningKey): string {
+  const doc = JSON.parse((JSON.parse(envelopeText) as EnvelopeV1).payload) as ResultV1;
+  return body({ ...doc, keyFingerprint: keyFingerprint(publicKeyFromPrivate(k.privateKeyPem)) }, k);
 }
 
 // Hostile envelopes of issue 11 (rows 4 and 5), for the tests of every package that reads one.

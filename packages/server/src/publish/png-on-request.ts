@@ -15,7 +15,7 @@ import { basename, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
 import { HttpError } from '../http-error.js';
-import type { PngTask } from './png-worker.js';
+import type { PngReply, PngTask } from './png-worker.js';
 
 const WORKER = fileURLToPath(new URL('./png-worker.js', import.meta.url));
 
@@ -23,6 +23,19 @@ const WORKER = fileURLToPath(new URL('./png-worker.js', import.meta.url));
 const CHART_PNG = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+\.png$/;
 /** Charts are 10-60 KB of SVG; a file far larger is not one of ours, and would take long to draw. */
 const MAX_SVG_BYTES = 2 * 1024 * 1024;
+/**
+ * SVG bytes read and waiting to be drawn, at most: what a burst may hold in memory. 200 requests at
+ * once for 1.5 MiB charts read 300 MiB of SVG before any was refused (peak RSS 906 MiB, issue 30
+ * item 9); past this, a request is answered 503 before its SVG is read.
+ */
+export const MAX_SVG_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
+/**
+ * The longest a request may expect to wait for its drawing (the drawings ahead of it times the
+ * recent time of one): past it, 503 with retry-after, well within any client's or proxy's timeout.
+ */
+export const MAX_DRAW_WAIT_MS = 4000;
+/** Charts whose cache name is known by the file's identity (path, size, mtime), so a hit reads nothing. */
+const MAX_KNOWN_FILES = 10_000;
 
 export interface PngOnRequestOptions {
   /** Where drawn PNGs are kept, by content (the same keys as the site build's PNG cache). */
@@ -53,6 +66,12 @@ export class PngOnRequest {
   #bytes = 0;
   readonly #drawing = new Map<string, Promise<void>>();
   #ready: Promise<void> | null = null;
+  /** Cache names by SVG file identity (`path size mtime`), most recent last. */
+  readonly #known = new Map<string, string>();
+  /** SVG bytes read for drawings under way or waiting. */
+  #svgBytes = 0;
+  /** A moving average of one drawing's time, ms (the first includes the thread's start). */
+  #drawMs = 200;
 
   constructor(options: PngOnRequestOptions) {
     this.#o = options;
@@ -67,31 +86,95 @@ export class PngOnRequest {
    */
   async png(root: string, path: string): Promise<string | null> {
     if (!CHART_PNG.test(path)) return null;
-    const svg = await this.#svgOf(root, path);
-    if (svg === null) return null;
-    // As the site build keys its cache (site/integration/png.mjs): the SVG's hash, then the width.
-    const width = basename(path) === 'og.png' ? 1200 : 960;
-    const content = createHash('sha256').update(svg).digest('hex');
-    const name = `${createHash('sha256').update(`${content} ${width}`).digest('hex')}.png`;
+    const file = await this.#svgFileOf(root, path);
+    if (file === null) return null;
     await (this.#ready ??= this.#load());
-    if (this.#cached.has(name)) {
-      this.#touch(name);
-      return name;
+    const identity = `${file.path} ${file.size} ${file.mtimeMs}`;
+    const known = this.#known.get(identity);
+    if (known !== undefined && this.#cached.has(known)) {
+      this.#touch(known);
+      return known;
     }
-    let drawing = this.#drawing.get(name);
-    if (!drawing) {
-      if (this.#drawing.size >= this.#o.maxQueued)
+    // Refused before the SVG is read: the burst's memory is what is admitted, never what is asked.
+    // The bytes stay counted until the drawing that holds them settles, even if this request stops
+    // waiting for it first.
+    this.#admit(path, file.size);
+    this.#svgBytes += file.size;
+    let release: (() => void) | null = () => {
+      this.#svgBytes -= file.size;
+    };
+    try {
+      const svg = await readFile(file.path);
+      // As the site build keys its cache (site/integration/png.mjs): the SVG's hash, then the width.
+      const width = basename(path) === 'og.png' ? 1200 : 960;
+      const content = createHash('sha256').update(svg).digest('hex');
+      const name = `${createHash('sha256').update(`${content} ${width}`).digest('hex')}.png`;
+      this.#remember(identity, name);
+      if (this.#cached.has(name)) {
+        this.#touch(name);
+        return name;
+      }
+      let drawing = this.#drawing.get(name);
+      if (!drawing) {
+        const done = release;
+        release = null;
+        drawing = this.#draw(name, svg, width, path).finally(() => {
+          this.#drawing.delete(name);
+          done();
+        });
+        this.#drawing.set(name, drawing);
+      }
+      await this.#within(drawing, path);
+      return name;
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Throws 503 BUSY when this drawing would wait too long, or its SVG would not fit in memory. */
+  #admit(path: string, bytes: number): void {
+    const waitMs = (this.#drawing.size + 1) * this.#drawMs;
+    const full =
+      this.#drawing.size >= this.#o.maxQueued ||
+      waitMs > MAX_DRAW_WAIT_MS ||
+      (this.#svgBytes > 0 && this.#svgBytes + bytes > MAX_SVG_BYTES_IN_FLIGHT);
+    if (!full) return;
+    const retryAfterSec = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpError(
+      'BUSY',
+      503,
+      `${this.#drawing.size} chart PNGs are being drawn; try again in ${retryAfterSec} s, or use the chart's SVG (${path.replace(/\.png$/, '.svg')})`,
+      retryAfterSec,
+    );
+  }
+
+  /**
+   * Wait for a drawing, at most twice the admitted wait: an estimate can be wrong (a chart far slower
+   * than the last ones), and every request must get an answer. The drawing goes on and is kept; the
+   * client is told to come back for it.
+   */
+  async #within(drawing: Promise<void>, path: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), 2 * MAX_DRAW_WAIT_MS);
+    });
+    try {
+      if ((await Promise.race([drawing, late])) === 'late')
         throw new HttpError(
           'BUSY',
           503,
-          `${this.#drawing.size} chart PNGs are being drawn; try again in a few seconds, or use the chart's SVG (${path.replace(/\.png$/, '.svg')})`,
-          5,
+          `the chart ${path} is still being drawn; try again in ${Math.ceil(MAX_DRAW_WAIT_MS / 1000)} s, or use its SVG (${path.replace(/\.png$/, '.svg')})`,
+          Math.ceil(MAX_DRAW_WAIT_MS / 1000),
         );
-      drawing = this.#draw(name, svg, width, path).finally(() => this.#drawing.delete(name));
-      this.#drawing.set(name, drawing);
+    } finally {
+      clearTimeout(timer);
     }
-    await drawing;
-    return name;
+  }
+
+  #remember(identity: string, name: string): void {
+    this.#known.delete(identity);
+    this.#known.set(identity, name);
+    if (this.#known.size > MAX_KNOWN_FILES) this.#known.delete(this.#known.keys().next().value!);
   }
 
   /** Stop the drawing thread (the service is closing). */
@@ -99,21 +182,32 @@ export class PngOnRequest {
     await this.#pool.destroy();
   }
 
-  /** The SVG's bytes, if `path`'s SVG is a regular file inside root and the size of a chart. */
-  async #svgOf(root: string, path: string): Promise<Buffer | null> {
+  /** `path`'s SVG, if it is a regular file inside root and the size of a chart: its real path, size and mtime. */
+  async #svgFileOf(
+    root: string,
+    path: string,
+  ): Promise<{ path: string; size: number; mtimeMs: number } | null> {
     const file = join(root, path.replace(/\.png$/, '.svg'));
     const found = await lstat(file).catch(() => null);
     if (!found?.isFile() || found.size > MAX_SVG_BYTES) return null;
     // A directory on the way could still be a link out of the site: compare the real paths.
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
     if (!realFile.startsWith(realRoot + sep)) return null;
-    return readFile(realFile);
+    return { path: realFile, size: found.size, mtimeMs: found.mtimeMs };
   }
 
   async #draw(name: string, svg: Buffer, width: number, path: string): Promise<void> {
     let png: Uint8Array;
     try {
-      png = await this.#pool.run({ svg: svg.toString('utf8'), width } satisfies PngTask);
+      // Moved, not copied, when the buffer owns its memory (readFile's does, past Node's small-buffer pool).
+      const own =
+        svg.byteOffset === 0 && svg.byteLength === svg.buffer.byteLength && svg.buffer instanceof ArrayBuffer;
+      const task: PngTask = { svg, width };
+      const reply = (await this.#pool.run(task, {
+        transferList: own ? [svg.buffer as ArrayBuffer] : [],
+      })) as PngReply;
+      png = reply.png;
+      this.#drawMs += (reply.ms - this.#drawMs) / 8;
     } catch (e) {
       const why = String((e as Error)?.message ?? e).split('\n')[0];
       throw new HttpError(

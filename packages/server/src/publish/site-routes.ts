@@ -19,7 +19,18 @@ const RESULT_PAGE = /^\/results\/([0-9a-f]{64})\/(?:index\.html)?$/;
  */
 export async function siteRoutes(
   app: FastifyInstance,
-  { db, site, pngs }: { db: BenchDb; site: SiteBuilder; pngs?: PngOnRequest | undefined },
+  {
+    db,
+    site,
+    pngs,
+    idleTimeoutMs,
+  }: {
+    db: BenchDb;
+    site: SiteBuilder;
+    pngs?: PngOnRequest | undefined;
+    /** The socket's idle timeout (fastify's connectionTimeout). */
+    idleTimeoutMs: number;
+  },
 ) {
   // serve: false: the root changes with each build, so each reply names it (sendFile's rootPath).
   await app.register(fastifyStatic, { root: process.cwd(), serve: false, index: false });
@@ -35,7 +46,16 @@ export async function siteRoutes(
     if (file === 'directory') return reply.redirect(`${path}/`, 301);
     if (root !== null && file !== null) return reply.sendFile(file, root);
     if (root !== null && pngs && path.endsWith('.png')) {
-      const cached = await pngs.png(root, path);
+      // The wait for a drawing is the service's own, bounded (png-on-request.ts): the socket's idle
+      // timer must not cut it off with no answer, as it did under bursts. It runs again for the reply.
+      const socket = request.raw.socket;
+      socket.setTimeout(0);
+      let cached: string | null;
+      try {
+        cached = await pngs.png(root, path);
+      } finally {
+        socket.setTimeout(idleTimeoutMs);
+      }
       if (cached !== null) return reply.sendFile(cached, pngs.cacheDir);
     }
     const id = RESULT_PAGE.exec(path)?.[1];
@@ -76,7 +96,10 @@ function sitePath(request: FastifyRequest): string | null {
   }
   if (path.includes('\0') || path.startsWith('/api/')) return null;
   const normal = posix.normalize(path);
-  return normal.startsWith('/') && !normal.includes('/../') ? normal : null;
+  if (!normal.startsWith('/') || normal.includes('/../')) return null;
+  // Dot files are the builder's own (.redis-benchdb-build.json says what a build was made from), never
+  // a page: none is served, whatever a build leaves in its directory.
+  return normal.split('/').some((s) => s.startsWith('.')) ? null : normal;
 }
 
 /** The file to send for `path` under root (a directory's index.html), 'directory' for a path lacking its slash, or null. */

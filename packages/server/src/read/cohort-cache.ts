@@ -1,21 +1,15 @@
-import {
-  type BenchDb,
-  type CohortDistribution,
-  cohortDistribution,
-  type HeadlineRank,
-  RankIndex,
-} from '@redis-benchdb/db';
+import { type BenchDb, type HeadlineRank, RankIndex } from '@redis-benchdb/db';
 
 /**
- * Cohort distributions as last read, until the database changes. A cohort of 10,000 results takes
- * tens of milliseconds to read, on the event loop; it changes only when a result is stored or
- * retracted. This service's own writes call added() or retracted(); another process's (a `db:build` on the same
+ * Cohort distributions as last read (their JSON), until the database changes. A cohort of 10,000
+ * results takes tens of milliseconds to read, so it is read by `read` (a ReadPool thread), never on
+ * the event loop; it changes only when a result is stored or retracted. This service's own writes call added() or retracted(); another process's (a `db:build` on the same
  * file) change SQLite's data_version, checked on every read (a pragma, no table read).
  */
 export class CohortCache {
   readonly #db: BenchDb;
   readonly #max: number;
-  readonly #entries = new Map<string, CohortDistribution>();
+  readonly #entries = new Map<string, string>();
   #written = 0;
   #seen = '';
 
@@ -37,7 +31,7 @@ export class CohortCache {
     this.#ranks.added(resultId);
   }
 
-  /** This service retracted a result. */
+  /** This service retracted a result, or found one disputed (db disputes.ts): it leaves its cohorts. */
   retracted(): void {
     this.#written++;
     this.#ranks.reset();
@@ -47,7 +41,12 @@ export class CohortCache {
     return this.#ranks.ranks(resultId, { sameCpu: true });
   }
 
-  get(workloadFingerprint: string, cpuModel: string | undefined): CohortDistribution {
+  /** The distribution's JSON, from the cache or from `read` (which runs the query off the event loop). */
+  async get(
+    workloadFingerprint: string,
+    cpuModel: string | undefined,
+    read: (workloadFingerprint: string, cpuModel: string | undefined) => Promise<string>,
+  ): Promise<string> {
     const state = `${this.#written}:${this.#db.sqlite.pragma('data_version', { simple: true })}`;
     if (state !== this.#seen) {
       this.#entries.clear();
@@ -55,8 +54,10 @@ export class CohortCache {
     }
     const key = `${workloadFingerprint}\n${cpuModel ?? ''}`;
     let d = this.#entries.get(key);
-    if (!d) {
-      d = cohortDistribution(this.#db, workloadFingerprint, cpuModel === undefined ? {} : { cpuModel });
+    if (d === undefined) {
+      d = await read(workloadFingerprint, cpuModel);
+      // Kept only if nothing was written meanwhile: it may predate that write.
+      if (state !== this.#seen) return d;
       // Oldest first out: a Map keeps insertion order.
       if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
       this.#entries.set(key, d);

@@ -158,7 +158,13 @@ export const OPENAPI_DOCUMENT = {
       },
     },
     '/api/v1/health': {
-      get: { summary: 'Liveness and counts', responses: { 200: json({ type: 'object' }, 'ok') } },
+      get: {
+        summary: 'Liveness, counts, and whether the database can be written',
+        responses: {
+          200: json({ type: 'object' }, 'ok: the database can be read and written'),
+          503: json({ type: 'object' }, 'not ready: storage.problem says why (read-only, disk full)'),
+        },
+      },
     },
     '/api/v1/openapi.json': {
       get: { summary: 'This document', responses: { 200: json({ type: 'object' }, 'OpenAPI 3.1') } },

@@ -1,30 +1,63 @@
-import { type BenchDb, count, schemaVersion } from '@redis-benchdb/db';
+import { type BenchDb, schemaVersion } from '@redis-benchdb/db';
 import type { FastifyInstance } from 'fastify';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { BackupSchedule } from '../publish/backups.js';
 import type { SiteBuilder } from '../publish/site-builder.js';
+import type { StorageHealth } from '../storage-health.js';
 
 export interface HealthDeps {
   db: BenchDb;
   queue: IngestQueue;
+  storage: StorageHealth;
   site?: SiteBuilder | undefined;
   backups?: BackupSchedule | undefined;
 }
 
 /**
- * `{ ok: true, results, schemaVersion, checking }`: answering means the database file could be read;
- * `checking` is how many submissions are being checked or wait for a check thread (past the service's
- * --max-queued, new ones are answered 503). The publishing service adds `site` (SiteStatus: its last
- * build, whether one is under way or due, the last failure) and `backup` (the last one taken).
- * A failed build leaves `ok` true: the service still takes results and serves the previous site.
+ * `{ ok, results, schemaVersion, checking, storage }`: answering means the database file could be
+ * read; `ok` (and the status, 200 or 503) says whether it can also be written, which a submission
+ * needs: `storage` is `{ writable, problem }`, the problem `read-only` or `disk full` (fixed words:
+ * health is public; the operator's stderr has the path and the figures). `checking` is how many
+ * submissions are being checked or wait for a check thread (past the service's --max-queued, new
+ * ones are answered 503). The publishing service adds `site` (SiteStatus: its last build, whether one
+ * is under way or due, the last failure) and `backup` (the last one taken). A failed build leaves `ok`
+ * true: the service still takes results and serves the previous site.
  */
-export function healthRoutes(app: FastifyInstance, { db, queue, site, backups }: HealthDeps): void {
-  app.get('/api/v1/health', async () => ({
-    ok: true,
-    results: count(db).results,
-    schemaVersion: schemaVersion(db.sqlite),
-    checking: queue.checking,
-    ...(site ? { site: site.status() } : {}),
-    ...(backups ? { backup: backups.status() } : {}),
-  }));
+export function healthRoutes(app: FastifyInstance, { db, queue, storage, site, backups }: HealthDeps): void {
+  const results = resultCount(db);
+  // Migrations run before the service starts, never while it runs.
+  const version = schemaVersion(db.sqlite);
+  app.get('/api/v1/health', async (_request, reply) => {
+    const { writable, problem } = storage.status();
+    return reply.status(writable ? 200 : 503).send({
+      ok: writable,
+      results: results(),
+      schemaVersion: version,
+      checking: queue.checking,
+      storage: { writable, problem },
+      ...(site ? { site: site.status() } : {}),
+      ...(backups ? { backup: backups.status() } : {}),
+    });
+  });
+}
+
+/**
+ * The count of results, read again only after a write: counting walks an index (milliseconds at 10⁴
+ * results), and health must stay cheaper than what it reports on; it used to count every cell and
+ * warning too, on every poll. This connection's writes show in total_changes(), another process's
+ * (a `db:build`) in data_version: two reads of a counter each.
+ */
+function resultCount(db: BenchDb): () => number {
+  const st = db.sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM results');
+  const changes = db.sqlite.prepare<[], { c: number }>('SELECT total_changes() AS c');
+  let n = 0;
+  let seen = '';
+  return () => {
+    const state = `${changes.get()!.c}:${db.sqlite.pragma('data_version', { simple: true })}`;
+    if (state !== seen) {
+      n = st.get()!.n;
+      seen = state;
+    }
+    return n;
+  };
 }

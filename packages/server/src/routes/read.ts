@@ -1,43 +1,42 @@
-import { type BenchDb, resultPagePath, searchResults } from '@redis-benchdb/db';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { CohortCache } from '../read/cohort-cache.js';
-import { encodeCursor } from '../read/cursor.js';
 import { OPENAPI_DOCUMENT } from '../read/openapi.js';
 import { parseListQuery } from '../read/query.js';
+import type { ReadPool } from '../read/read-pool.js';
 
 /** A workload fingerprint as result.v1 writes it. */
 const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The read API: `GET /api/v1/results` (filtered, keyset-paged) and `GET /api/v1/cohorts/:fingerprint`
  * (a workload's spread of ops/s). Both read covering indexes only, within fixed bounds
- * (db result-search.ts, cohort.ts); openapi.ts describes them.
+ * (db result-search.ts, cohort.ts), on a ReadPool thread: the event loop only parses the query and
+ * sends the JSON the thread made. openapi.ts describes them.
  */
 export function readRoutes(
   app: FastifyInstance,
-  { db, cohorts }: { db: BenchDb; cohorts: CohortCache },
+  {
+    cohorts,
+    reads,
+    networkOf,
+  }: { cohorts: CohortCache; reads: ReadPool; networkOf: (request: FastifyRequest) => string },
 ): void {
-  app.get('/api/v1/results', async (request) => {
+  app.get('/api/v1/results', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const { filter, options } = parseListQuery(query);
-    const page = searchResults(db, filter, options);
-    const nextCursor = page.next ? encodeCursor(page.next) : null;
-    return {
-      results: page.results.map((r) => ({
-        ...r,
-        url: `/api/v1/results/${r.id}`,
-        pagePath: resultPagePath(r.id),
-      })),
-      nextCursor,
-      // The same query with the cursor: a client follows it as it is.
-      next: nextCursor ? `/api/v1/results?${nextQuery(query, nextCursor)}` : null,
-    };
+    // parseListQuery refused every value that is not one string.
+    const json = await reads.run(
+      { kind: 'list', query: query as Record<string, string>, filter, options },
+      networkOf(request),
+    );
+    return reply.type(JSON_TYPE).send(json);
   });
 
   app.get<{ Params: { fingerprint: string }; Querystring: Record<string, unknown> }>(
     '/api/v1/cohorts/:fingerprint',
-    async (request) => {
+    async (request, reply) => {
       const { fingerprint } = request.params;
       if (!FINGERPRINT.test(fingerprint))
         throw new HttpError(
@@ -59,16 +58,12 @@ export function readRoutes(
           400,
           'cpuModel must be given once, not empty; leave it out for every machine',
         );
-      return cohorts.get(fingerprint, cpuModel);
+      const json = await cohorts.get(fingerprint, cpuModel, (workloadFingerprint, cpu) =>
+        reads.run({ kind: 'cohort', workloadFingerprint, cpuModel: cpu }, networkOf(request)),
+      );
+      return reply.type(JSON_TYPE).send(json);
     },
   );
-}
-
-function nextQuery(query: Record<string, unknown>, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (k !== 'cursor' && typeof v === 'string') params.set(k, v);
-  params.set('cursor', cursor);
-  return params.toString();
 }
 
 export function openApiRoute(app: FastifyInstance): void {

@@ -3,15 +3,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
+import type { NewKeyBudget } from '../new-key-budget.js';
 import { standings } from '../ranks.js';
 import type { CohortCache } from '../read/cohort-cache.js';
+import type { StorageHealth } from '../storage-health.js';
 
 export interface ResultsRouteDeps {
   db: BenchDb;
   queue: IngestQueue;
   keys: KeyBudget;
+  /** New keys per network (new-key-budget.ts). */
+  newKeys: NewKeyBudget;
+  /** The network a request counts as (network.ts). */
+  network: (request: FastifyRequest) => string;
   /** Told of every result stored. */
   cohorts: CohortCache;
+  /** Whether the database can take a write; told of every write's outcome. */
+  storage: StorageHealth;
   /** The socket's idle timeout (fastify's connectionTimeout). */
   idleTimeoutMs: number;
   /** Told when a new result is stored (the publishing service rebuilds its site). */
@@ -22,7 +30,7 @@ export interface ResultsRouteDeps {
 const ID = /^[0-9a-f]{64}$/;
 
 /** Refusals that come after ingest verified the signature: the key's owner sent these. */
-const SIGNED_REFUSALS = new Set(['INVALID_RESULT', 'IMPLAUSIBLE']);
+const SIGNED_REFUSALS = new Set(['INVALID_RESULT', 'IMPLAUSIBLE', 'KEY_MISMATCH']);
 
 /** The raw body (see app.ts), or an empty one when the request had none. */
 export function rawBody(request: FastifyRequest): Buffer {
@@ -66,8 +74,10 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
 async function submit(
   request: FastifyRequest,
   reply: FastifyReply,
-  { queue, keys, cohorts, changed }: ResultsRouteDeps,
+  { queue, keys, newKeys, network, cohorts, storage, changed }: ResultsRouteDeps,
 ) {
+  // Before the checks: a disk with no room or a read-only file would fail the write anyway.
+  storage.refuseIfUnwritable();
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
     const retryAfterSec = keys.retryAfterSec(key);
@@ -79,24 +89,55 @@ async function submit(
         retryAfterSec,
       );
   }
+  const from = network(request);
+  if (key !== undefined) {
+    const retryAfterSec = newKeys.retryAfterSec(from, key);
+    if (retryAfterSec > 0)
+      throw new HttpError(
+        'RATE_LIMITED',
+        429,
+        `your network (${from}) has brought in ${newKeys.perHour} new signing keys this hour, as many as it may; sign with a key that has results here, or retry in ${retryAfterSec} s`,
+        retryAfterSec,
+      );
+  }
   if (outcome instanceof IngestError) {
-    if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) keys.charge(key);
+    if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) {
+      keys.charge(key);
+      newKeys.charge(from, key, false);
+    }
     throw outcome;
   }
-  const { id, pagePath, duplicate, copyOf } = await queue.store(outcome);
-  if (!duplicate) {
-    cohorts.added(id);
-    changed();
+  let stored: Awaited<ReturnType<IngestQueue['store']>>;
+  try {
+    stored = await queue.store(outcome);
+    storage.writeSucceeded();
+  } catch (e) {
+    // The same payload under a second key: the stored result is now disputed and leaves its cohorts.
+    if (e instanceof IngestError && e.code === 'DISPUTED') {
+      cohorts.retracted();
+      changed();
+    }
+    // SQLITE_FULL becomes 507, SQLITE_READONLY 503, each saying that nothing was stored.
+    throw storage.writeFailed(e);
   }
-  if (key !== undefined) keys.charge(key);
+  const { id, pagePath, duplicate, copyOf, disputedWith } = stored;
+  if (disputedWith) cohorts.retracted();
+  else if (!duplicate) cohorts.added(id);
+  if (!duplicate) changed();
+  if (key !== undefined) {
+    keys.charge(key);
+    newKeys.charge(from, key, true);
+  }
   reply.header('location', `/api/v1/results/${id}`);
   // The body says `duplicate` only when it is one, so that a new result's answer is just where it went;
-  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts). `ranks`:
+  // `copyOf` when it was stored as the copy of the same key's earlier result (db copies.ts);
+  // `disputedWith` when another key's results hold the same measurements (db disputes.ts). `ranks`:
   // where its headline cells stand now, read after the commit so the cohort includes it.
   return reply.status(duplicate ? 200 : 201).send({
     id,
     pagePath,
     ...(copyOf ? { copyOf } : {}),
+    ...(disputedWith ? { disputedWith } : {}),
     ...(duplicate ? { duplicate } : {}),
     ranks: standings(cohorts, id),
   });

@@ -2,6 +2,7 @@ import { type BenchDb, retract } from '@redis-benchdb/db';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.js';
 import type { CohortCache } from '../read/cohort-cache.js';
+import type { StorageHealth } from '../storage-health.js';
 import { rawBody } from './results.js';
 
 /**
@@ -10,7 +11,12 @@ import { rawBody } from './results.js';
  */
 export function retractRoutes(
   app: FastifyInstance,
-  { db, cohorts, changed }: { db: BenchDb; cohorts: CohortCache; changed: () => void },
+  {
+    db,
+    cohorts,
+    storage,
+    changed,
+  }: { db: BenchDb; cohorts: CohortCache; storage: StorageHealth; changed: () => void },
 ): void {
   app.post<{ Params: { id: string } }>('/api/v1/results/:id/retract', async (request) => {
     let req: unknown;
@@ -27,7 +33,12 @@ export function retractRoutes(
         400,
         `the request retracts ${named} but was sent to the URL of ${request.params.id}`,
       );
-    const outcome = retract(db, req);
+    let outcome: ReturnType<typeof retract>;
+    try {
+      outcome = retract(db, req);
+    } catch (e) {
+      throw storage.writeFailed(e);
+    }
     // A retracted result leaves its cohorts.
     cohorts.retracted();
     changed();
