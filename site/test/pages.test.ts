@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { iterateSiteResults, openDatabase } from '@redis-benchdb/db';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { machineSlugOfKey } from '../src/lib/data.js';
 import { slug } from '../src/lib/routes.js';
 import { launchChromium } from '../tools/chromium.mjs';
 import { serveStatic } from '../tools/serve-static.mjs';
@@ -18,12 +20,28 @@ let browser: Browser;
 // Page loads wait on events; on a loaded 2-core machine one can take long.
 const WAIT_MS = 120_000;
 const WIDTHS = [1280, 390] as const;
-const MAIN_MACHINE = slug('Intel(R) Xeon(R) E-2388G CPU @ 3.20GHz', 'bare-metal');
+// Machine pages are named by machine kind (data.ts machines()): read each kind's slug from the built database.
+let MAIN_MACHINE = '';
+let OTHER_MACHINE_SLUG = '';
+function machineSlugs(dbPath: string): void {
+  const db = openDatabase(dbPath, { readonly: true });
+  try {
+    for (const r of iterateSiteResults(db)) {
+      if (r.cpuModel === 'Intel(R) Xeon(R) E-2388G CPU @ 3.20GHz') MAIN_MACHINE = machineSlugOfKey(r);
+      if (r.cpuModel === OTHER_MACHINE) OTHER_MACHINE_SLUG = machineSlugOfKey(r);
+    }
+  } finally {
+    db.close();
+  }
+  expect(MAIN_MACHINE).not.toBe('');
+  expect(OTHER_MACHINE_SLUG).not.toBe('');
+}
 const version = (product: string, v: string) => `/versions/${slug(product, v)}/`;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-pages-test-'));
   fx = buildVersionsFixture(dir);
+  machineSlugs(fx.dbPath);
   await buildSite(fx.dbPath, join(dir, 'dist'));
   server = await serveStatic(join(dir, 'dist'));
   browser = await launchChromium();
@@ -123,7 +141,7 @@ describe('the version page', () => {
   it('never pools machines or configurations: the other machine and io-threads 2 stand alone', async () => {
     const { page } = await open(version('redis', '7.4.1'), 1280);
     const blocks = await sideBySide(page);
-    const other = blocks.filter((b) => b.machine === slug(OTHER_MACHINE, 'vm'));
+    const other = blocks.filter((b) => b.machine === OTHER_MACHINE_SLUG);
     expect(other.map((b) => b.versions)).toEqual([['redis 7.4.1']]);
     const io2 = blocks.filter((b) => b.config.includes('io-threads 2'));
     expect(io2.map((b) => b.versions)).toEqual([['redis 7.4.1']]);
