@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { COHORT_INDEXES } from './cohort-indexes-migration.js';
 import { CPU_CACHES } from './cpu-caches-migration.js';
-import { identityMigration } from './identity-migration.js';
 import { RESULT_DISPUTES } from './disputes-migration.js';
+import { identityMigration } from './identity-migration.js';
 import { measurementsMigration } from './measurements-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
