@@ -1,5 +1,5 @@
 import * as Plot from '@observablehq/plot';
-import { linearTicks, logTicks, opsTick } from './axes.js';
+import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
 import { type Chart, formatOps, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** One bar: a cell's median throughput in one result, with the trials' interval. */
@@ -36,11 +36,10 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
   const svg = dotRowsSvg(
     bars.map((b) => ({ cell: b.cell, series: b.series, x: b.opsPerSec, low: b.ci95Low, high: b.ci95High })),
     {
-      type: log ? 'log' : 'linear',
+      ...(log
+        ? logScale(ticks, opsTick)
+        : { type: 'linear' as const, domain: [ticks[0]!, ticks.at(-1)!], ticks, tickFormat: opsTick }),
       label: `ops/s (median of trials${log ? ', log scale' : ''})`,
-      domain: [ticks[0]!, ticks.at(-1)!],
-      ticks,
-      tickFormat: opsTick,
     },
     [],
     { title: o.title, alt, series },

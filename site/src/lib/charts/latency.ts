@@ -1,7 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
 import type { CellView } from '../model.js';
-import { latencyTick, latencyUnit, logTicks } from './axes.js';
+import { latencyTick, latencyUnit, logScale, logTicks } from './axes.js';
 import { type Chart, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** Percentiles plotted: the "nines" that latency SLOs are written in. */
@@ -63,12 +63,9 @@ export function nines(p: number): number {
 /** A log axis of latency in `unit`, on the given ticks (from logTicks): the latency charts share it. */
 export function latencyAxis(unit: string, yTicks: readonly number[]): Plot.ScaleOptions {
   return {
-    type: 'log',
+    ...logScale(yTicks, latencyTick),
     label: `Latency (${unit}, log scale)`,
     grid: true,
-    domain: [yTicks[0]!, yTicks.at(-1)!],
-    ticks: [...yTicks],
-    tickFormat: latencyTick,
     inset: INSET,
   };
 }

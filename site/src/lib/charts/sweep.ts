@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { bytes, count } from '../format.js';
 import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
+import { logScale } from './axes.js';
 import { type Chart, formatOps, INSET, legend, marginRightFor, opsAxis, renderSvg } from './render.js';
 
 export interface SweepChartOptions {
@@ -22,14 +23,15 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   // A tick at each value the sweep ran (1, 4, 16, 64), not a log axis's own (1, 2, 3 ... 10),
   // which label depths never run and skip the ones that were. With many values, every other one,
   // counted from the largest so that the end of the axis is always labelled.
-  const xTicks = sweepTicks(points.map((p) => p.x));
+  const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
+  const xTicks = sweepTicks(xs);
   const xLabel = o.axis === 'value-size' ? bytes : count;
   const ops = opsAxis(Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0))));
   const svg = renderSvg(
     {
       marginLeft: ops.marginLeft,
       marginRight: marginRightFor(xLabel(xTicks.at(-1)!)),
-      x: { type: 'log', label: axis.label, ticks: xTicks, tickFormat: xLabel, inset: INSET },
+      x: { ...logScale(xTicks, xLabel, [xs[0]!, xs.at(-1)!]), label: axis.label, inset: INSET },
       y: ops.y,
       marks: [
         Plot.ruleX(withCi, {

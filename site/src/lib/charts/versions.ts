@@ -1,4 +1,5 @@
 import * as Plot from '@observablehq/plot';
+import { logScale } from './axes.js';
 import { dotRowsSvg } from './cells.js';
 import { type Chart, legend } from './render.js';
 
@@ -37,11 +38,8 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
   const svg = dotRowsSvg(
     points.map((p) => ({ cell: p.cell, series: p.series, x: p.ratio, low: p.low, high: p.high })),
     {
-      type: 'log',
+      ...logScale(ratioTicks(lo, hi), times, [lo, hi]),
       label: `ops/s relative to ${o.reference} (log scale)`,
-      domain: [lo, hi],
-      ticks: ratioTicks(lo, hi),
-      tickFormat: times,
     },
     [Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.6 })],
     { title: o.title, alt, series },
