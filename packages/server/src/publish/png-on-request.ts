@@ -23,6 +23,8 @@ const WORKER = fileURLToPath(new URL('./png-worker.js', import.meta.url));
 const CHART_PNG = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+\.png$/;
 /** Charts are 10-60 KB of SVG; a file far larger is not one of ours, and would take long to draw. */
 const MAX_SVG_BYTES = 2 * 1024 * 1024;
+/** A chart's PNG width, as the site build draws it (site/integration/index.mjs): a blog column's. */
+const STANDALONE_PX = 600;
 
 export interface PngOnRequestOptions {
   /** Where drawn PNGs are kept, by content (the same keys as the site build's PNG cache). */
@@ -70,7 +72,7 @@ export class PngOnRequest {
     const svg = await this.#svgOf(root, path);
     if (svg === null) return null;
     // As the site build keys its cache (site/integration/png.mjs): the SVG's hash, then the width.
-    const width = basename(path) === 'og.png' ? 1200 : 960;
+    const width = basename(path) === 'og.png' ? 1200 : STANDALONE_PX;
     const content = createHash('sha256').update(svg).digest('hex');
     const name = `${createHash('sha256').update(`${content} ${width}`).digest('hex')}.png`;
     await (this.#ready ??= this.#load());

@@ -1,6 +1,16 @@
 import * as Plot from '@observablehq/plot';
 import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
-import { type Chart, formatOps, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import {
+  CHAR_EM,
+  type Chart,
+  DOT_R,
+  formatOps,
+  INSET,
+  legend,
+  marginFor,
+  marginRightFor,
+  renderSvg,
+} from './render.js';
 
 /** One bar: a cell's median throughput in one result, with the trials' interval. */
 export interface CellBar {
@@ -33,7 +43,7 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
   // line, so a wide range gets a log axis, on which equal ratios are equal distances.
   const log = lo > 0 && hi / lo > 20;
   const ticks = log ? logTicks(lo, hi) : linearTicks(hi);
-  const svg = dotRowsSvg(
+  const svgs = dotRowsSvg(
     bars.map((b) => ({ cell: b.cell, series: b.series, x: b.opsPerSec, low: b.ci95Low, high: b.ci95High })),
     {
       ...(log
@@ -48,7 +58,7 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
@@ -66,8 +76,9 @@ export interface DotRow {
   high: number | null;
 }
 
-/** A row per cell: room for a label at a phone's text size. */
-const ROW = 26;
+/** A row per cell: room for a label of two lines. */
+const ROW = 34;
+/** A cell label wider than this wraps onto a second line: "(first 100 elements of a long list)" carries meaning. */
 const LABEL_CHARS = 24;
 
 /**
@@ -79,26 +90,28 @@ export function dotRowsSvg(
   x: Omit<Plot.ScaleOptions, 'ticks' | 'tickFormat'> & { ticks: number[]; tickFormat: (v: number) => string },
   under: Plot.Markish[],
   o: { title: string; alt: string; series: readonly string[] },
-): string {
+): { svg: string; narrow: string } {
   const cells = [...new Set(rows.map((p) => p.cell))];
-  const label = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
+  const longest = Math.min(LABEL_CHARS, Math.max(...cells.map((c) => c.length)));
   return renderSvg(
-    {
+    (s) => ({
       height: 82 + cells.length * ROW,
       marginTop: 12,
-      marginLeft: marginFor(cells.map(label)),
-      marginRight: marginRightFor(x.tickFormat(x.ticks.at(-1)!)),
+      marginLeft: marginFor(['x'.repeat(longest)], s),
+      marginRight: marginRightFor(x.tickFormat(x.ticks.at(-1)!), s),
       x: { grid: true, inset: INSET, ...x },
-      y: { label: null, domain: cells, tickFormat: label },
+      y: { label: null, domain: cells, axis: null },
       marks: [
+        // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
+        Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM }),
         ...under,
         Plot.ruleY(
           rows.filter((p) => p.low !== null && p.high !== null),
           { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
         ),
-        Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', r: 3.5 }),
+        Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', symbol: 'series', r: DOT_R }),
       ],
-    },
+    }),
     o.title,
     o.alt,
     o.series,

@@ -35,7 +35,7 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
   const alt = `Dot chart of each standard cell's throughput relative to ${o.reference}, log scale, for ${series.join(
     ', ',
   )}; ${o.source}. ${points.map((p) => `${p.cell}, ${p.series}: ${times(p.ratio)}`).join('; ')}.`;
-  const svg = dotRowsSvg(
+  const svgs = dotRowsSvg(
     points.map((p) => ({ cell: p.cell, series: p.series, x: p.ratio, low: p.low, high: p.high })),
     {
       ...logScale(ratioTicks(lo, hi), times, [lo, hi]),
@@ -48,7 +48,7 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['cell', 'version', `ratio to ${o.reference}`, 'range low', 'range high', 'ops/s'],
