@@ -9,6 +9,7 @@ import {
   legend,
   marginFor,
   marginRightFor,
+  NARROW,
   renderSvg,
 } from './render.js';
 
@@ -84,6 +85,8 @@ const LABEL_CHARS = 24;
 /**
  * A row per cell and a dot per series on it, with each dot's interval as a faint bar: the shape of
  * the cells chart (ops/s) and the versions chart (ratios). `under` are marks drawn beneath the dots.
+ * Wide, the cell labels sit left of their rows; narrow, where a label column would leave the dots
+ * a third of the width, each sits above its row, across the whole width, and every other x tick goes.
  */
 export function dotRowsSvg(
   rows: readonly DotRow[],
@@ -94,24 +97,39 @@ export function dotRowsSvg(
   const cells = [...new Set(rows.map((p) => p.cell))];
   const longest = Math.min(LABEL_CHARS, Math.max(...cells.map((c) => c.length)));
   return renderSvg(
-    (s) => ({
-      height: 82 + cells.length * ROW,
-      marginTop: 12,
-      marginLeft: marginFor(['x'.repeat(longest)], s),
-      marginRight: marginRightFor(x.tickFormat(x.ticks.at(-1)!), s),
-      x: { grid: true, inset: INSET, ...x },
-      y: { label: null, domain: cells, axis: null },
-      marks: [
-        // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
-        Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM }),
-        ...under,
-        Plot.ruleY(
-          rows.filter((p) => p.low !== null && p.high !== null),
-          { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
-        ),
-        Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', symbol: 'series', r: DOT_R }),
-      ],
-    }),
+    (s) => {
+      const narrow = s === NARROW;
+      const ticks =
+        narrow && x.ticks.length > 4 ? x.ticks.filter((_, i) => i % 2 === (x.ticks.length - 1) % 2) : x.ticks;
+      const labels = narrow
+        ? Plot.text(cells, {
+            y: (d: string) => d,
+            text: (d: string) => d,
+            frameAnchor: 'left',
+            textAnchor: 'start',
+            dy: -ROW / 2 + 2,
+            lineWidth: (s.width - 24) / (CHAR_EM * s.font),
+          })
+        : // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
+          Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM });
+      return {
+        height: 82 + cells.length * (narrow ? ROW + 8 : ROW),
+        marginTop: narrow ? 24 : 12,
+        marginLeft: narrow ? 12 : marginFor(['x'.repeat(longest)], s),
+        marginRight: marginRightFor(x.tickFormat(ticks.at(-1)!), s),
+        x: { grid: true, inset: INSET, ...x, ticks },
+        y: { label: null, domain: cells, axis: null },
+        marks: [
+          labels,
+          ...under,
+          Plot.ruleY(
+            rows.filter((p) => p.low !== null && p.high !== null),
+            { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
+          ),
+          Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', symbol: 'series', r: DOT_R }),
+        ],
+      };
+    },
     o.title,
     o.alt,
     o.series,

@@ -65,7 +65,8 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
         marginRight: marginRightFor(xLabel(xTicks.at(-1)!), s),
         x: { ...logScale(xTicks, xLabel, [xs[0]!, xs.at(-1)!]), label: axis.label, inset: INSET },
         y: ops.y,
-        ...(split ? { fy: { label: null, padding: 0.12 } } : {}),
+        // The panels are named inside their frames (below): Plot's own fy axis would sit in the right margin, cut.
+        ...(split ? { fy: { label: null, axis: null, padding: 0.12 } } : {}),
         marks: [
           Plot.ruleX(withCi, {
             x: 'x',
@@ -110,10 +111,14 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   };
 }
 
-/** How many x tick labels fit side by side at a size, a label being centred on its tick. */
+/**
+ * How many x tick labels fit side by side at a size, evenly spaced (a sweep's values are a
+ * geometric series, even on its log axis) with half an em between them, across the plot's width
+ * (the drawing's less about 90 units of margins).
+ */
 function labelRoom(s: ChartSize, labels: readonly string[]): number {
-  const widest = Math.max(...labels.map((l) => l.length)) * CHAR_EM * s.font + s.font;
-  return Math.max(2, Math.floor((s.width - 120) / widest));
+  const widest = Math.max(...labels.map((l) => l.length)) * CHAR_EM * s.font + s.font / 2;
+  return Math.max(2, Math.floor((s.width - 90) / widest) + 1);
 }
 
 /**
