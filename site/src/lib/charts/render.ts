@@ -136,8 +136,9 @@ function renderOne(
     color: { domain: series, range: PALETTE },
     symbol: { domain: series, range: SYMBOLS },
     document,
+    // The alt text goes in <desc> (below) only: as aria-description too it was a second copy of
+    // what is often a chart's largest text (every point in words), and a page holds two drawings.
     ariaLabel: title,
-    ariaDescription: alt,
   } as Plot.PlotOptions) as unknown as Element;
   if (svg.tagName.toLowerCase() !== 'svg') throw new Error(`chart "${title}" did not render to one <svg>`);
   svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
@@ -188,7 +189,7 @@ export function legend(series: readonly string[]): LegendEntry[] {
 
 /**
  * XML serialisation, by hand: linkedom's outerHTML leaves "<" and "&" raw in attribute values, which
- * HTML tolerates but an .svg file (XML) does not, and a submitter's CPU model reaches aria-description.
+ * HTML tolerates but an .svg file (XML) does not, and a submitter's CPU model reaches attributes.
  * Everything of ours is elements, attributes and text, so this is short.
  */
 const GEOMETRY = new Set([
