@@ -321,12 +321,8 @@ describe('embedded charts show the chart, not just its title', () => {
         await body.waitFor();
         // The snippet's listener sizes the iframe when the page inside reports its height: wait for it.
         await page.waitForFunction(
-          ([n]) => {
-            const f = document.querySelectorAll('iframe')[n] as HTMLIFrameElement;
-            const inner = f.contentDocument?.body ?? null;
-            return inner === null ? f.style.height !== '' : true;
-          },
-          [i],
+          (n: number) => (document.querySelectorAll('iframe')[n] as HTMLIFrameElement).style.height !== '',
+          i,
         );
         let fit = { frame: 0, content: 0 };
         for (let n = 0; n < 400; n++) {

@@ -11,6 +11,7 @@ import {
   INSET,
   legend,
   marginRightFor,
+  NARROW,
   opsAxis,
   renderSvg,
 } from './render.js';
@@ -54,19 +55,22 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
   const xLabel = o.axis === 'value-size' ? bytes : count;
   const max = Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0)));
-  const fy = split ? { fy: 'panel' } : {};
   const svgs = renderSvg(
     (s) => {
+      // Panels side by side on a wide drawing, one above the other on a narrow one.
+      const side = s === NARROW ? 'fy' : 'fx';
+      const fy = split ? { [side]: 'panel' } : {};
       const ops = opsAxis(max, s);
-      const xTicks = sweepTicks(xs, labelRoom(s, xs.map(xLabel)));
+      const room = side === 'fx' && split ? { ...s, width: s.width / panels.length + 45 } : s;
+      const xTicks = sweepTicks(xs, labelRoom(room, xs.map(xLabel)));
       return {
-        height: split ? (s.height - 40) * panels.length : s.height,
+        height: split && side === 'fy' ? (s.height - 40) * panels.length : s.height,
         marginLeft: ops.marginLeft,
         marginRight: marginRightFor(xLabel(xTicks.at(-1)!), s),
         x: { ...logScale(xTicks, xLabel, [xs[0]!, xs.at(-1)!]), label: axis.label, inset: INSET },
         y: ops.y,
         // The panels are named inside their frames (below): Plot's own fy axis would sit in the right margin, cut.
-        ...(split ? { fy: { label: null, axis: null, padding: 0.12 } } : {}),
+        ...(split ? { [side]: { label: null, axis: null, padding: side === 'fx' ? 0.08 : 0.12 } } : {}),
         marks: [
           Plot.ruleX(withCi, {
             x: 'x',
@@ -82,7 +86,7 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
           ...(split
             ? [
                 Plot.text(panels, {
-                  fy: (d) => d,
+                  [side]: (d: string | null) => d,
                   frameAnchor: 'top-left',
                   dx: 4,
                   dy: 2,
