@@ -77,8 +77,10 @@ export interface DotRow {
   high: number | null;
 }
 
-/** A row per cell: room for a label of two lines. */
-const ROW = 34;
+/** A row per cell: room for a label of one line, or of two where one wraps; narrow, a label line above the dots. */
+const ROW = 26;
+const ROW_TWO_LINES = 34;
+const ROW_NARROW = 32;
 /** A cell label wider than this wraps onto a second line: "(first 100 elements of a long list)" carries meaning. */
 const LABEL_CHARS = 24;
 
@@ -107,13 +109,16 @@ export function dotRowsSvg(
             text: (d: string) => d,
             frameAnchor: 'left',
             textAnchor: 'start',
-            dy: -ROW / 2 + 2,
+            dy: -ROW_NARROW / 2 + 4,
             lineWidth: (s.width - 24) / (CHAR_EM * s.font),
           })
         : // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
           Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM });
       return {
-        height: 82 + cells.length * (narrow ? ROW + 8 : ROW),
+        height:
+          82 +
+          cells.length *
+            (narrow ? ROW_NARROW : longest < Math.max(...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
         marginTop: narrow ? 24 : 12,
         marginLeft: narrow ? 12 : marginFor(['x'.repeat(longest)], s),
         marginRight: marginRightFor(x.tickFormat(ticks.at(-1)!), s),
