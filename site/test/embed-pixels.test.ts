@@ -287,7 +287,7 @@ describe('embedded charts show the chart, not just its title', () => {
       // The iframe as the reader sees it, cut to the chart inside it (Chromium throttles frames out of view).
       const iframe = page.locator('iframe');
       await iframe.scrollIntoViewIfNeeded();
-      const chart = page.frameLocator('iframe').locator('svg[role=img]');
+      const chart = page.frameLocator('iframe').locator('svg[role=img]:visible');
       await chart.waitFor();
       const shot = await iframe.screenshot();
       const f = (await iframe.boundingBox())!;
