@@ -103,14 +103,20 @@ export function dotRowsSvg(
       const narrow = s === NARROW;
       const ticks =
         narrow && x.ticks.length > 4 ? x.ticks.filter((_, i) => i % 2 === (x.ticks.length - 1) % 2) : x.ticks;
+      // Narrow, a label wraps across the width (lineWidth is in ems), growing upwards from just
+      // above its dots; the rows make room for the longest ("… (bare-metal) (1 signer)" was cut).
+      const room = s.width - 24;
+      const lines = Math.max(...cells.map((c) => Math.ceil((c.length * CHAR_EM * s.font) / room)));
+      const rowNarrow = ROW_NARROW + (lines - 1) * (s.font + 3);
       const labels = narrow
         ? Plot.text(cells, {
             y: (d: string) => d,
             text: (d: string) => d,
             frameAnchor: 'left',
             textAnchor: 'start',
-            dy: -ROW_NARROW / 2 + 4,
-            lineWidth: (s.width - 24) / (CHAR_EM * s.font),
+            lineAnchor: 'bottom',
+            dy: -8,
+            lineWidth: room / s.font,
           })
         : // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
           Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM });
@@ -118,8 +124,8 @@ export function dotRowsSvg(
         height:
           82 +
           cells.length *
-            (narrow ? ROW_NARROW : longest < Math.max(...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
-        marginTop: narrow ? 24 : 12,
+            (narrow ? rowNarrow : longest < Math.max(...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
+        marginTop: narrow ? 16 + lines * (s.font + 3) - rowNarrow / 2 : 12,
         marginLeft: narrow ? 12 : marginFor(['x'.repeat(longest)], s),
         marginRight: marginRightFor(x.tickFormat(ticks.at(-1)!), s),
         x: { grid: true, inset: INSET, ...x, ticks },
