@@ -1,4 +1,4 @@
-// pnpm site:screenshots [--dist site/dist] [--out docs/screenshots]: pictures of the built site for
+// pnpm site:screenshots [--dist site/dist] [--out docs/screenshots] [--width 390]: pictures of the built site for
 // docs/, so a reader sees it without building it. Home, a result, a compare of two results that share
 // workloads, and an embed, in Debian's headless Chromium.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,10 +10,13 @@ import { serveStatic } from '../site/tools/serve-static.mjs';
 const { values } = parseArgs({
   options: {
     dist: { type: 'string', default: 'site/dist' },
+    // A phone's width (390) names its files "<name>-390.png".
+    width: { type: 'string', default: '1200' },
     out: { type: 'string', default: 'docs/screenshots' },
   },
 });
 const dist = resolve(values.dist);
+const width = Number(values.width);
 const index = JSON.parse(readFileSync(join(dist, 'data/index.json'), 'utf8'));
 // Suite runs have every sweep to show; ad hoc runs (-t set,get) may have none. The full profile
 // first, then the fewest warnings: a picture of the site should not show a result that a warning
@@ -63,21 +66,37 @@ mkdirSync(values.out, { recursive: true });
 const server = await serveStatic(dist);
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   for (const [name, path] of shots) {
-    // An image embed is shown as a blog shows it: an <img> of its URL, 800 px wide.
+    // An image embed is shown as a blog shows it: its image snippet, an <img> 600 px wide at most.
     if (/\.(svg|png)$/.test(path)) {
       await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       await page.setContent(
-        `<body style="margin:10px;background:#fff"><img src="${server.url + path}" style="width:800px"></body>`,
+        `<body style="margin:10px;background:#fff"><img src="${server.url + path}" width="600" style="max-width:100%;height:auto"></body>`,
         { waitUntil: 'load' },
       );
-    } else await page.goto(server.url + path, { waitUntil: 'networkidle' });
-    const file = join(values.out, `${name}.png`);
+    } else {
+      // The iframe page at most as wide as the snippet's iframe (816 px), as a blog shows it.
+      await page.setViewportSize({ width: name === 'embed' ? Math.min(width, 816) : width, height: 900 });
+      await page.goto(server.url + path, { waitUntil: 'networkidle' });
+    }
+    const file = join(values.out, width === 1200 ? `${name}.png` : `${name}-${width}.png`);
     await page.screenshot({
       path: file,
-      fullPage: !name.startsWith('embed'),
-      clip: name.startsWith('embed') ? { x: 0, y: 0, width: 820, height: 560 } : undefined,
+      fullPage: true,
+      // An embed to its own height (an iframe page's, or the image's), not a fixed box that cut it.
+      clip: name.startsWith('embed')
+        ? {
+            x: 0,
+            y: 0,
+            width: Math.min(816, width),
+            height: await page.evaluate(() =>
+              Math.ceil(
+                Math.max(...[...document.body.children].map((e) => e.getBoundingClientRect().bottom)) + 10,
+              ),
+            ),
+          }
+        : undefined,
     });
     console.log(`${file}  ${path}`);
   }

@@ -6,6 +6,10 @@ import { renderPngs } from './png.mjs';
 import { pngModeFromEnv } from './png-mode.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
+// A chart's PNG width: its standalone SVG (about 380 units, the narrow drawing) at 1.6x, a blog
+// column's width, where its text reads at 18 px. site/src/lib/embed.ts STANDALONE_PX, and the
+// publishing service's png-on-request.ts, say the same number.
+const STANDALONE_PX = 600;
 const SVGS = '__redisBenchdbStagedSvgs';
 const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
 // Pages left out of the build (src/lib/build-report.ts pushes them here as they render).
@@ -89,8 +93,7 @@ export default function artefacts() {
           svgFile: `${out}${rel}`,
           sha256,
           pngFile: `${out}${rel.replace(/\.svg$/, '.png')}`,
-          // Charts at 1.5x their size: sharp on most screens, and a third cheaper to draw than 2x.
-          width: rel.endsWith('og.svg') ? 1200 : 960,
+          width: rel.endsWith('og.svg') ? 1200 : STANDALONE_PX,
         }));
         const { rendered, cached, failed } = await renderPngs(jobs);
         logger.info(`${jobs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type CellBar, cellsChart } from '../src/lib/charts/cells.js';
 import { latencyChart, nines } from '../src/lib/charts/latency.js';
 import { overTimeChart } from '../src/lib/charts/over-time.js';
-import { standaloneSvg } from '../src/lib/charts/render.js';
 import { sloChart, sloPoints } from '../src/lib/charts/slo.js';
+import { standaloneSvg } from '../src/lib/charts/standalone.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
 import { ogSvg } from '../src/lib/og.js';
 import type { SweepPoint } from '../src/lib/sweeps.js';
@@ -38,6 +38,7 @@ describe('chart snapshots', () => {
       source: 'fixed rows',
     });
     await expect(c.svg).toMatchFileSnapshot('snapshots/sweep-pipeline.svg');
+    await expect(c.narrow).toMatchFileSnapshot('snapshots/sweep-pipeline-narrow.svg');
     expect(c.table.rows).toHaveLength(8);
   });
 
@@ -133,25 +134,36 @@ describe('chart snapshots', () => {
       url: 'https://example.org/results/0123456789ab/?a=1&b=2',
       asOf: 'as of 2025-03-04',
     });
-    expect(file).toContain(
-      'Source: redis-benchdb, result 0123456789ab, CPU &lt;img src=x onerror=alert(1)&gt;',
-    );
+    expect(file).toContain('Source: redis-benchdb, result 0123456789ab, CPU &lt;img');
+    expect(file).toContain('onerror=alert(1)&gt;');
+    expect(file).not.toContain('<img');
     expect(file).toContain('T &lt;&amp;&gt; "q"');
     expect(file).toContain('<a href="https://example.org/results/0123456789ab/?a=1&amp;b=2">');
+    expect(file).toContain('>as of 2025-03-04 ·<');
     expect(file).toContain(
-      'as of 2025-03-04 · <tspan fill="#0b57d0">https://example.org/results/0123456789ab/?a=1&amp;b=2</tspan>',
+      '<tspan fill="#0b57d0">https://example.org/results/0123456789ab/?a=1&amp;b=2</tspan>',
     );
     await expect(file).toMatchFileSnapshot('snapshots/standalone-sweep.svg');
   });
 
-  it('a long source wraps onto a second line and is clipped there, never past the width', () => {
-    const c = sweepChart(sweep, { axis: 'pipeline', title: 'T', source: 'x' });
-    const text = `result 0123456789ab, measured by redis-benchdb, standard-v1 quick, redis 7.4.1 on ${'Xeon '.repeat(60)}`;
-    const file = standaloneSvg(c, { text, url: 'https://example.org/', asOf: 'as of 2025-03-04' });
-    const lines = [...file.matchAll(/<text x="8" y="\d+">([^<]*)<\/text>/g)].map((m) => m[1]!);
-    expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(100);
-    expect(lines[1]).toMatch(/…$/);
+  it('a long source, title and address wrap onto as many lines as they need, none cut, none past the width', () => {
+    const c = sweepChart(sweep, {
+      axis: 'pipeline',
+      title: `Throughput of ${'a long title '.repeat(6)}`,
+      source: 'x',
+    });
+    const text = `result 0123456789ab, measured by redis-benchdb, standard-v1 quick, redis 7.4.1 on ${'Xeon '.repeat(30)}(1 signer)`;
+    const url = `https://example.org/results/${'0123456789abcdef'.repeat(4)}/`;
+    const file = standaloneSvg(c, { text, url, asOf: 'as of 2025-03-04' });
+    const lines = [...file.matchAll(/<text x="8" y="\d+">(?:<tspan[^>]*>)?([^<]*)</g)].map((m) => m[1]!);
+    const all = lines.join(' ');
+    expect(all).toContain('(1 signer)');
+    expect(lines.join('')).toContain(url);
+    expect(all).toContain('a long title a long title');
+    expect(all).not.toContain('…');
+    // 380 units less 16 of padding, at 0.62 em a character of 14 units (the title, the largest text).
+    for (const l of lines) expect(l.length * 0.62 * 11, l).toBeLessThanOrEqual(380 - 16);
+    expect(lines.length).toBeGreaterThan(4);
   });
 });
 
@@ -159,18 +171,7 @@ describe('SVG as XML', () => {
   it('names elements in SVG case, so an .svg file and resvg draw them', () => {
     const { svg } = sweepChart(sweep, { axis: 'pipeline', title: 'T', source: 'x' });
     const names = new Set([...svg.matchAll(/<([A-Za-z][\w-]*)/g)].map((m) => m[1]!));
-    expect([...names].sort()).toEqual([
-      'circle',
-      'desc',
-      'g',
-      'line',
-      'path',
-      'rect',
-      'style',
-      'svg',
-      'text',
-      'title',
-    ]);
+    expect([...names].sort()).toEqual(['desc', 'g', 'line', 'path', 'rect', 'style', 'svg', 'text', 'title']);
     expect(svg).toContain('viewBox="0 0 800 400"');
   });
 

@@ -125,7 +125,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(rows).toHaveLength(6);
     expect(rows[0]!.ratio).toBe('1.00×');
     expect(await page.locator('form.explore-picker').isVisible()).toBe(false);
-    expect(await page.locator('figure.chart svg[role=img]').count()).toBe(1);
+    expect(await page.locator('figure.chart svg[role=img]:visible').count()).toBe(1);
     const snippet = await page.locator('figure.chart code.snippet').first().textContent();
     expect(snippet).toMatch(/<iframe src="[^"]+\/live\/explore-[0-9a-f]{16}\.html"/);
     const svg = await page.locator('figure.chart details.embed a', { hasText: 'SVG' }).getAttribute('href');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyUnit, linearTicks, logTicks, timeTicks } from '../src/lib/charts/axes.js';
 import { sweepTicks } from '../src/lib/charts/sweep.js';
 import type { IndexRow } from '../src/lib/filters.js';
+import { warningBadge } from '../src/lib/list-row.js';
 import { BEFORE_PUBLISHED, RUNNER_COMMAND, reproduceCommands } from '../src/lib/reproduce.js';
 import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
 import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
@@ -372,6 +373,15 @@ describe('chart ticks', () => {
     const ten = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
     expect(sweepTicks(ten)).toEqual([2, 8, 32, 128, 512]);
     expect(sweepTicks(ten.slice(0, 9))).toEqual([1, 4, 16, 64, 256]);
+    // At the narrow drawing's room for four labels, every third from the largest.
+    expect(sweepTicks(ten, 4)).toEqual([1, 8, 64, 512]);
+  });
+
+  it('a warning badge says what it counts: kinds in a list, all and kinds on a result page', () => {
+    expect(warningBadge(0)).toBeNull();
+    expect(warningBadge(6)?.text).toBe('6 kinds of warning');
+    expect(warningBadge(1)?.text).toBe('1 kind of warning');
+    expect(warningBadge(6, 61)?.text).toBe('61 warnings, 6 kinds');
   });
 
   it('latency in ms once it passes a millisecond', () => {

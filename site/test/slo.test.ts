@@ -101,9 +101,10 @@ describe('a search cell on the site', () => {
   it('draws latency against offered load from every step, with the objective as a rule, inside the frame', async () => {
     for (const width of [1280, 390]) {
       const page = await open(`/results/${resultId}/`, width);
-      const chart = page.locator(`#chart-slo-${slug('GET p99<=20ms')} svg.chart-svg`);
+      // The drawing shown at this width (the figure holds a wide and a narrow one).
+      const chart = page.locator(`#chart-slo-${slug('GET p99<=20ms')} svg.chart-svg:visible`);
       // Two dots per step (p99 and p50), a line per latency, and the objective's rule at 20 ms.
-      const dots = await chart.locator('g[aria-label=dot] circle').count();
+      const dots = await chart.locator('g[aria-label=dot] path').count();
       expect(dots).toBe(2 * search.steps.length);
       expect(await chart.locator('g[aria-label=line] path').count()).toBe(2);
       expect(await chart.locator('g[aria-label=rule] line').count()).toBe(
@@ -112,8 +113,8 @@ describe('a search cell on the site', () => {
       // Plotted: the marks have size on screen and lie within the plot's frame.
       const geometry = await chart.evaluate((svg) => {
         const frame = svg.querySelector('[aria-label=frame]')!.getBoundingClientRect();
-        const marks = [...svg.querySelectorAll('g[aria-label=dot] circle, g[aria-label=line] path')].map(
-          (m) => m.getBoundingClientRect(),
+        const marks = [...svg.querySelectorAll('g[aria-label=dot] path, g[aria-label=line] path')].map((m) =>
+          m.getBoundingClientRect(),
         );
         return {
           frame: { l: frame.left, r: frame.right, t: frame.top, b: frame.bottom },
@@ -128,7 +129,7 @@ describe('a search cell on the site', () => {
         expect(m.b).toBeLessThanOrEqual(geometry.frame.b + 1);
       }
       // The passing steps are filled, the failing ones hollow: as many of each as the search recorded.
-      const hollow = await chart.locator('g[aria-label=dot][fill=white] circle').count();
+      const hollow = await chart.locator('g[aria-label=dot][fill=white] path').count();
       expect(hollow).toBe(2 * search.steps.filter((s) => !s.pass).length);
       // The data table beside it holds every step's p99 as the runner read it.
       const table = (await page.locator(`#chart-slo-${slug('GET p99<=20ms')} table`).textContent())!;

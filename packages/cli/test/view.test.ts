@@ -38,6 +38,9 @@ describe('view', () => {
     expect(html).toContain(id);
     expect(html).toContain('<th scope="row">SET</th>');
     expect(html).toContain('signature checked');
+    // "±" is the interval, as in the terminal, not the CV.
+    expect(html).toContain('± half its 95% interval');
+    expect(html).not.toContain('CV');
 
     const byFile = await runCli(['view', out, '--out', path.join(dir, 'p.html')], { configDir });
     expect(byFile.stdout).toContain(`wrote ${path.join(dir, 'p.html')}`);

@@ -154,9 +154,9 @@ describe('the publishing service', () => {
     expect(first.headers.get('content-type')).toBe('image/png');
     const png = Buffer.from(await first.arrayBuffer());
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    // IHDR: drawn at the charts' PNG width, 960, whatever the SVG's own (640).
-    expect(png.readUInt32BE(16)).toBe(960);
-    expect(png.readUInt32BE(20)).toBe(450);
+    // IHDR: drawn at the charts' PNG width, 600, whatever the SVG's own (640 x 300).
+    expect(png.readUInt32BE(16)).toBe(600);
+    expect(png.readUInt32BE(20)).toBe(281);
     const cached = readdirSync(join(p.dir, 'site/png-cache'));
     expect(cached).toHaveLength(1);
     expect(Buffer.from(await (await fetch(`${chart}.png`)).arrayBuffer())).toEqual(png);

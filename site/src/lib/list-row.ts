@@ -85,3 +85,16 @@ export function sortData(r: IndexRow): Record<string, string> {
     'data-sort-set-p99': v(r.setP99Us),
   };
 }
+
+/**
+ * A result's warning badge. A list knows how many kinds of warning a result has (one UNSTABLE
+ * however many cells it marks), its own page every warning: "6 kinds of warning" in a list and
+ * "61 warnings, 6 kinds" on the page, so the two never seem to disagree. Null when there are none.
+ */
+export function warningBadge(kinds: number, total?: number): { text: string; title: string } | null {
+  if (kinds === 0 && !total) return null;
+  const k = `${kinds} kind${kinds === 1 ? '' : 's'}`;
+  const title = 'run-wide warnings count once; a per-cell warning counts once per cell it marks';
+  if (total === undefined) return { text: `${k} of warning`, title: `${k} of warning; ${title}` };
+  return { text: `${total} warning${total === 1 ? '' : 's'}, ${k}`, title };
+}

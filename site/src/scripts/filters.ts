@@ -1,5 +1,5 @@
 import { FILTER_KEYS, filtersToSearch, type IndexRow, isActive, matches, parseFilters } from '../lib/filters';
-import { listRow, sortData } from '../lib/list-row';
+import { listRow, sortData, warningBadge } from '../lib/list-row';
 import { parseSort, sortRows, withSort } from '../lib/sort';
 import { el, submitted } from './dom';
 import { addSortButtons } from './sort';
@@ -71,11 +71,8 @@ function rowElement(r: IndexRow): HTMLTableRowElement {
       ? el('span', { class: 'badge imported' }, 'imported')
       : el('span', { class: 'badge verified' }, 'signed'),
   ];
-  if (l.warnings)
-    result.push(
-      ' ',
-      el('span', { class: 'badge warn' }, `${l.warnings} warning${l.warnings === 1 ? '' : 's'}`),
-    );
+  const badge = warningBadge(l.warnings);
+  if (badge) result.push(' ', el('span', { class: 'badge warn', title: badge.title }, badge.text));
   const under = (main: string | null, note: string | null) =>
     note ? [submitted(main), el('br'), el('span', { class: 'muted' }, submitted(note))] : [submitted(main)];
   const cells = [

@@ -24,9 +24,14 @@ export function resultPage(doc: ResultV1, src: PageSource): string {
   const byCell = new Map<string, string[]>();
   for (const w of doc.warnings) if (w.cell) byCell.set(w.cell, [...(byCell.get(w.cell) ?? []), w.code]);
   const rows = doc.cells.map((c) => {
-    const cv = c.opsPerSec.cv === null ? '' : ` ±${(c.opsPerSec.cv * 100).toFixed(1)}%`;
+    // "±" is half the trials' 95% interval, as the terminal prints it (run/format.ts textLine), never the CV.
+    const { ci95Low, ci95High, median } = c.opsPerSec;
+    const spread =
+      c.trialCount > 1 && ci95Low != null && ci95High != null && median > 0
+        ? ` ±${(((ci95High - ci95Low) / 2 / median) * 100).toFixed(1)}%`
+        : '';
     const l = c.latencyUs;
-    return `<tr><th scope="row">${esc(c.label)}</th><td>${ops(c.opsPerSec.median)}${cv}</td><td>${ms(l.p50Us)}</td><td>${ms(l.p99Us)}</td><td>${ms(l.p999Us)}</td><td>${esc((byCell.get(c.label) ?? []).join(', '))}${c.incomplete ? ' incomplete' : ''}</td></tr>`;
+    return `<tr><th scope="row">${esc(c.label)}</th><td>${ops(c.opsPerSec.median)}${spread}</td><td>${ms(l.p50Us)}</td><td>${ms(l.p99Us)}</td><td>${ms(l.p999Us)}</td><td>${esc((byCell.get(c.label) ?? []).join(', '))}${c.incomplete ? ' incomplete' : ''}</td></tr>`;
   });
   const runWarnings = doc.warnings
     .filter((w) => w.cell === null)
@@ -44,7 +49,7 @@ th[scope=row],thead th:first-child,td:last-child{text-align:left}code{font-size:
 <body>
 <h1>${esc(title)}</h1>
 <p>Result <code>${esc(src.id)}</code>, ${signed}. ${doc.suite ? `Suite ${esc(doc.suite.id)}/${esc(doc.suite.profile)}; ` : ''}redis-benchdb ${esc(doc.runner.version)}; ${esc(doc.startedAt)} to ${esc(doc.finishedAt)}${doc.incomplete ? '; <b>incomplete</b>' : ''}.</p>
-<table><thead><tr><th>cell</th><th>ops/s (median ±CV)</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>warnings</th></tr></thead>
+<table><thead><tr><th>cell</th><th>ops/s (median, ± half its 95% interval)</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>warnings</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table>

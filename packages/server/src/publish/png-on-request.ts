@@ -36,6 +36,8 @@ export const MAX_SVG_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 export const MAX_DRAW_WAIT_MS = 4000;
 /** Charts whose cache name is known by the file's identity (path, size, mtime), so a hit reads nothing. */
 const MAX_KNOWN_FILES = 10_000;
+/** A chart's PNG width, as the site build draws it (site/integration/index.mjs): a blog column's. */
+const STANDALONE_PX = 600;
 
 export interface PngOnRequestOptions {
   /** Where drawn PNGs are kept, by content (the same keys as the site build's PNG cache). */
@@ -106,7 +108,7 @@ export class PngOnRequest {
     try {
       const svg = await readFile(file.path);
       // As the site build keys its cache (site/integration/png.mjs): the SVG's hash, then the width.
-      const width = basename(path) === 'og.png' ? 1200 : 960;
+      const width = basename(path) === 'og.png' ? 1200 : STANDALONE_PX;
       const content = createHash('sha256').update(svg).digest('hex');
       const name = `${createHash('sha256').update(`${content} ${width}`).digest('hex')}.png`;
       this.#remember(identity, name);

@@ -35,6 +35,32 @@ export function logTicks(min: number, max: number, most = 8): number[] {
   return tens;
 }
 
+/**
+ * A log axis that labels every tick it is given. Plot hands a log scale's tickFormat function to
+ * d3's log tickFormat, which blanks the labels it thinks crowded (a sweep lost "64", "4 KiB" and
+ * "64 KiB" that way); so the axis is linear over log10 of the values, through the scale's
+ * transform, and the ticks and domain are given in that space. Marks keep their raw values.
+ */
+export function logScale(
+  ticks: readonly number[],
+  format: (v: number) => string,
+  domain: readonly [number, number] = [ticks[0]!, ticks.at(-1)!],
+): {
+  type: 'linear';
+  transform: (v: number) => number;
+  ticks: number[];
+  domain: number[];
+  tickFormat: (v: number) => string;
+} {
+  return {
+    type: 'linear',
+    transform: Math.log10,
+    ticks: ticks.map(Math.log10),
+    domain: domain.map(Math.log10),
+    tickFormat: (v: number) => format(round(10 ** v)),
+  };
+}
+
 function round(v: number): number {
   return Number(v.toPrecision(12));
 }

@@ -1,6 +1,17 @@
 import * as Plot from '@observablehq/plot';
-import { linearTicks, logTicks, opsTick } from './axes.js';
-import { type Chart, formatOps, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
+import {
+  CHAR_EM,
+  type Chart,
+  DOT_R,
+  formatOps,
+  INSET,
+  legend,
+  marginFor,
+  marginRightFor,
+  NARROW,
+  renderSvg,
+} from './render.js';
 
 /** One bar: a cell's median throughput in one result, with the trials' interval. */
 export interface CellBar {
@@ -33,14 +44,13 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
   // line, so a wide range gets a log axis, on which equal ratios are equal distances.
   const log = lo > 0 && hi / lo > 20;
   const ticks = log ? logTicks(lo, hi) : linearTicks(hi);
-  const svg = dotRowsSvg(
+  const svgs = dotRowsSvg(
     bars.map((b) => ({ cell: b.cell, series: b.series, x: b.opsPerSec, low: b.ci95Low, high: b.ci95High })),
     {
-      type: log ? 'log' : 'linear',
+      ...(log
+        ? logScale(ticks, opsTick)
+        : { type: 'linear' as const, domain: [ticks[0]!, ticks.at(-1)!], ticks, tickFormat: opsTick }),
       label: `ops/s (median of trials${log ? ', log scale' : ''})`,
-      domain: [ticks[0]!, ticks.at(-1)!],
-      ticks,
-      tickFormat: opsTick,
     },
     [],
     { title: o.title, alt, series },
@@ -49,7 +59,7 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
@@ -67,38 +77,69 @@ export interface DotRow {
   high: number | null;
 }
 
-/** A row per cell: room for a label at a phone's text size. */
+/** A row per cell: room for a label of one line, or of two where one wraps; narrow, a label line above the dots. */
 const ROW = 26;
+const ROW_TWO_LINES = 34;
+const ROW_NARROW = 32;
+/** A cell label wider than this wraps onto a second line: "(first 100 elements of a long list)" carries meaning. */
 const LABEL_CHARS = 24;
 
 /**
  * A row per cell and a dot per series on it, with each dot's interval as a faint bar: the shape of
  * the cells chart (ops/s) and the versions chart (ratios). `under` are marks drawn beneath the dots.
+ * Wide, the cell labels sit left of their rows; narrow, where a label column would leave the dots
+ * a third of the width, each sits above its row, across the whole width, and every other x tick goes.
  */
 export function dotRowsSvg(
   rows: readonly DotRow[],
   x: Omit<Plot.ScaleOptions, 'ticks' | 'tickFormat'> & { ticks: number[]; tickFormat: (v: number) => string },
   under: Plot.Markish[],
   o: { title: string; alt: string; series: readonly string[] },
-): string {
+): { svg: string; narrow: string } {
   const cells = [...new Set(rows.map((p) => p.cell))];
-  const label = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
+  const longest = Math.min(LABEL_CHARS, Math.max(...cells.map((c) => c.length)));
   return renderSvg(
-    {
-      height: 82 + cells.length * ROW,
-      marginTop: 12,
-      marginLeft: marginFor(cells.map(label)),
-      marginRight: marginRightFor(x.tickFormat(x.ticks.at(-1)!)),
-      x: { grid: true, inset: INSET, ...x },
-      y: { label: null, domain: cells, tickFormat: label },
-      marks: [
-        ...under,
-        Plot.ruleY(
-          rows.filter((p) => p.low !== null && p.high !== null),
-          { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
-        ),
-        Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', r: 3.5 }),
-      ],
+    (s) => {
+      const narrow = s === NARROW;
+      const ticks =
+        narrow && x.ticks.length > 4 ? x.ticks.filter((_, i) => i % 2 === (x.ticks.length - 1) % 2) : x.ticks;
+      // Narrow, a label wraps across the width (lineWidth is in ems), growing upwards from just
+      // above its dots; the rows make room for the longest ("… (bare-metal) (1 signer)" was cut).
+      const room = s.width - 24;
+      const lines = Math.max(...cells.map((c) => Math.ceil((c.length * CHAR_EM * s.font) / room)));
+      const rowNarrow = ROW_NARROW + (lines - 1) * (s.font + 3);
+      const labels = narrow
+        ? Plot.text(cells, {
+            y: (d: string) => d,
+            text: (d: string) => d,
+            frameAnchor: 'left',
+            textAnchor: 'start',
+            lineAnchor: 'bottom',
+            dy: -8,
+            lineWidth: room / s.font,
+          })
+        : // Plot wraps a label at lineWidth ems, so a long one takes two lines rather than losing its end.
+          Plot.axisY({ label: null, lineWidth: LABEL_CHARS * CHAR_EM });
+      return {
+        height:
+          82 +
+          cells.length *
+            (narrow ? rowNarrow : longest < Math.max(...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
+        marginTop: narrow ? 16 + lines * (s.font + 3) - rowNarrow / 2 : 12,
+        marginLeft: narrow ? 12 : marginFor(['x'.repeat(longest)], s),
+        marginRight: marginRightFor(x.tickFormat(ticks.at(-1)!), s),
+        x: { grid: true, inset: INSET, ...x, ticks },
+        y: { label: null, domain: cells, axis: null },
+        marks: [
+          labels,
+          ...under,
+          Plot.ruleY(
+            rows.filter((p) => p.low !== null && p.high !== null),
+            { y: 'cell', x1: 'low', x2: 'high', stroke: 'series', strokeWidth: 3, strokeOpacity: 0.4 },
+          ),
+          Plot.dot(rows, { y: 'cell', x: 'x', fill: 'series', symbol: 'series', r: DOT_R }),
+        ],
+      };
     },
     o.title,
     o.alt,

@@ -1,8 +1,8 @@
 import * as Plot from '@observablehq/plot';
 import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
 import type { CellView } from '../model.js';
-import { latencyTick, latencyUnit, logTicks } from './axes.js';
-import { type Chart, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import { latencyTick, latencyUnit, logScale, logTicks } from './axes.js';
+import { type Chart, DOT_R, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** Percentiles plotted: the "nines" that latency SLOs are written in. */
 export const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999] as const;
@@ -63,12 +63,9 @@ export function nines(p: number): number {
 /** A log axis of latency in `unit`, on the given ticks (from logTicks): the latency charts share it. */
 export function latencyAxis(unit: string, yTicks: readonly number[]): Plot.ScaleOptions {
   return {
-    type: 'log',
+    ...logScale(yTicks, latencyTick),
     label: `Latency (${unit}, log scale)`,
     grid: true,
-    domain: [yTicks[0]!, yTicks.at(-1)!],
-    ticks: [...yTicks],
-    tickFormat: latencyTick,
     inset: INSET,
   };
 }
@@ -94,10 +91,10 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
   const alt = `Latency by percentile, ${unit === 'ms' ? 'milliseconds' : 'microseconds'} on a log scale, for ${series.join(', ')}; ${o.source}. ${points
     .map((p) => `${p.series} p${p.percentile}: ${p.latencyUs} µs`)
     .join('; ')}.`;
-  const svg = renderSvg(
-    {
-      marginLeft: marginFor(yTicks.map(latencyTick)),
-      marginRight: marginRightFor(percent(xTicks.at(-1)!)),
+  const svgs = renderSvg(
+    (s) => ({
+      marginLeft: marginFor(yTicks.map(latencyTick), s),
+      marginRight: marginRightFor(percent(xTicks.at(-1)!), s),
       x: {
         label: 'Percentile',
         domain: [nines(50), Math.max(xMax, nines(99))],
@@ -107,10 +104,10 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
       },
       y: latencyAxis(unit, yTicks),
       marks: [
-        Plot.lineY(rows, { x: 'x', y: 'y', stroke: 'series' }),
-        Plot.dot(rows, { x: 'x', y: 'y', fill: 'series', r: 2.5 }),
+        Plot.lineY(rows, { x: 'x', y: 'y', stroke: 'series', strokeWidth: 1.5 }),
+        Plot.dot(rows, { x: 'x', y: 'y', fill: 'series', symbol: 'series', r: DOT_R }),
       ],
-    },
+    }),
     o.title,
     alt,
     series,
@@ -119,7 +116,7 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
     id: o.id ?? 'latency',
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['series', 'percentile', 'latency µs'],

@@ -1,6 +1,16 @@
 import * as Plot from '@observablehq/plot';
 import { humanDate, humanDateTime, timeTicks } from './axes.js';
-import { type Chart, formatOps, INSET, legend, marginRightFor, opsAxis, renderSvg } from './render.js';
+import {
+  type Chart,
+  DOT_R,
+  formatOps,
+  INSET,
+  legend,
+  marginRightFor,
+  NARROW,
+  opsAxis,
+  renderSvg,
+} from './render.js';
 
 export interface TimePoint {
   series: string;
@@ -22,27 +32,33 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
   const rows = points.map((p) => ({ ...p, date: new Date(p.at) }));
   // Ticks on whole days or months with human labels ("4 Mar 2025"): Plot's own, for a single
   // result, labelled the lone tick with an ISO time stamp.
-  const { ticks, monthly } = timeTicks(rows.map((r) => r.date.getTime()));
-  const ops = opsAxis(Math.max(...points.map((p) => p.opsPerSec)));
+  const times = rows.map((r) => r.date.getTime());
+  const { ticks } = timeTicks(times);
+  const max = Math.max(...points.map((p) => p.opsPerSec));
   const alt = `Dot chart of operations per second over time for ${series.join(', ')}; ${o.source}; ${points.length} results from ${humanDate(
     ticks[0]!,
   )} to ${humanDate(ticks.at(-1)!)}, from ${formatOps(Math.min(...points.map((p) => p.opsPerSec)))} to ${formatOps(
     Math.max(...points.map((p) => p.opsPerSec)),
   )} ops/s.`;
-  const svg = renderSvg(
-    {
-      marginLeft: ops.marginLeft,
-      marginRight: marginRightFor(humanDate(ticks.at(-1)!, monthly ? 'month' : 'day')),
-      x: {
-        type: 'utc',
-        label: 'Run date (UTC)',
-        domain: [ticks[0]!, ticks.at(-1)!],
-        ticks,
-        tickFormat: (d: Date) => humanDate(d, monthly ? 'month' : 'day'),
-        inset: INSET,
-      },
-      y: ops.y,
-      marks: [Plot.dot(rows, { x: 'date', y: 'opsPerSec', stroke: 'series', r: 3 })],
+  const svgs = renderSvg(
+    (s) => {
+      const ops = opsAxis(max, s);
+      // Fewer ticks on the narrow drawing: "4 Mar 2025" six times does not fit 380 units.
+      const { ticks, monthly } = timeTicks(times, s === NARROW ? 4 : 6);
+      return {
+        marginLeft: ops.marginLeft,
+        marginRight: marginRightFor(humanDate(ticks.at(-1)!, monthly ? 'month' : 'day'), s),
+        x: {
+          type: 'utc',
+          label: 'Run date (UTC)',
+          domain: [ticks[0]!, ticks.at(-1)!],
+          ticks,
+          tickFormat: (d: Date) => humanDate(d, monthly ? 'month' : 'day'),
+          inset: INSET,
+        },
+        y: ops.y,
+        marks: [Plot.dot(rows, { x: 'date', y: 'opsPerSec', stroke: 'series', symbol: 'series', r: DOT_R })],
+      };
     },
     o.title,
     alt,
@@ -52,7 +68,7 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['series', 'run date', 'ops/s', 'result'],

@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
 import { linearTicks, opsTick } from './axes.js';
+import { pathOf, SYMBOLS } from './symbols.js';
 
 /**
  * Charts render at build time, on the server: Plot draws into a DOM we give it (linkedom, a light
@@ -16,8 +17,11 @@ export interface Chart {
   title: string;
   /** Alt text: what the chart shows, in words. */
   alt: string;
+  /** The chart drawn for a wide column (WIDE). */
   svg: string;
-  /** The legend: each series and its colour. Pages draw it in HTML (it wraps); standalone files in SVG. */
+  /** The same chart drawn for a phone's column (NARROW): pages show one or the other (CHART_CSS). */
+  narrow: string;
+  /** The legend: each series, its colour and its mark. Pages draw it in HTML (it wraps); standalone files in SVG. */
   series: LegendEntry[];
   /** The numbers behind the chart, shown beside it. */
   table: { columns: string[]; rows: (string | number | null)[][] };
@@ -26,35 +30,50 @@ export interface Chart {
 export interface LegendEntry {
   name: string;
   color: string;
+  /** The series' mark as SVG path data around 0,0, radius about 5: the swatch. */
+  mark: string;
 }
 
 /**
- * A chart is drawn once, at this size, and scaled by the page to its column: on a 1,152 px column
- * the 11-unit text reads at 16 px, like the page's. On a phone (about 370 px) the page sets the
- * text to PHONE_FONT units (10 px there, see Base.astro): every margin below leaves room for text of
- * that size, so the same SVG reads on both.
+ * A chart is drawn twice, each for the width it is read at, never shrunk past legibility: WIDE for
+ * a column of 728 px or more (on the site's 1,152 px column its 11-unit text reads at 16 px, and at
+ * 728 px still at 10), NARROW for anything narrower (a 390 px phone's column of about 358 px shows
+ * its 12-unit text at 11 px). CHART_CSS picks one by the width of the chart's own box (a container
+ * query), so the iframe at 600 px in a blog and a page on a phone both get the one that fits.
  */
-export const CHART_WIDTH = 800;
-export const CHART_HEIGHT = 400;
-export const CHART_FONT = 11;
-export const PHONE_FONT = 22;
-/** Margins that hold axis labels at PHONE_FONT: the y label above the frame, the x label below its ticks. */
-export const MARGIN = { top: PHONE_FONT + 18, right: 32, bottom: 2 * PHONE_FONT + 18, left: 72 };
-/** Room between the frame and the outermost marks: a dot (r up to 6 on a phone) stays inside. */
-export const INSET = 12;
+export interface ChartSize {
+  width: number;
+  height: number;
+  font: number;
+}
+export const WIDE: ChartSize = { width: 800, height: 400, font: 11 };
+export const NARROW: ChartSize = { width: 380, height: 320, font: 12 };
+/** The narrowest box WIDE is shown in: its text then reads at 10 CSS px. */
+export const WIDE_FROM_PX = Math.ceil((WIDE.width * 10) / WIDE.font);
+export const CHART_WIDTH = WIDE.width;
+export const CHART_HEIGHT = WIDE.height;
 
-/** The width tick labels need at PHONE_FONT, plus the tick and its gap: a left margin that holds them. */
-export function marginFor(labels: readonly string[]): number {
+/** Margins that hold the axis labels at a size's font: the y label above the frame, the x label below its ticks. */
+export function margins(s: ChartSize): { top: number; right: number; bottom: number; left: number } {
+  return { top: s.font + 16, right: 24, bottom: 2 * s.font + 16, left: 6 * s.font };
+}
+/** Room between the frame and the outermost marks: a dot stays inside. */
+export const INSET = 10;
+/** The dots' radius, and the line width, at each size: about 4 and 2 CSS px where the chart is read. */
+export const DOT_R = 4;
+
+/** The width tick labels need at a size's font, plus the tick and its gap: a left margin that holds them. */
+export function marginFor(labels: readonly string[], s: ChartSize): number {
   const longest = Math.max(0, ...labels.map((l) => l.length));
-  return Math.ceil(longest * CHAR_EM * PHONE_FONT) + 16;
+  return Math.ceil(longest * CHAR_EM * s.font) + 14;
 }
 
 /**
  * A y axis of ops/s from 0 (sweeps, history): round ticks up to one at or above `max`, labelled
  * "250k", a grid, room above the top mark; and the left margin its labels need.
  */
-export function opsAxis(max: number): { y: Plot.ScaleOptions; marginLeft: number } {
-  const ticks = linearTicks(max);
+export function opsAxis(max: number, s: ChartSize): { y: Plot.ScaleOptions; marginLeft: number } {
+  const ticks = linearTicks(max, s === NARROW ? 4 : 5);
   return {
     y: {
       label: 'ops/s (median of trials)',
@@ -64,50 +83,69 @@ export function opsAxis(max: number): { y: Plot.ScaleOptions; marginLeft: number
       tickFormat: opsTick,
       insetTop: INSET,
     },
-    marginLeft: marginFor(ticks.map(opsTick)),
+    marginLeft: marginFor(ticks.map(opsTick), s),
   };
 }
 
-/** The right margin that holds half of the last x tick label (it is centred on its tick) at PHONE_FONT. */
-export function marginRightFor(lastTickLabel: string): number {
-  return Math.max(MARGIN.right, Math.ceil((lastTickLabel.length * CHAR_EM * PHONE_FONT) / 2) - INSET + 6);
+/** The right margin that holds half of the last x tick label (it is centred on its tick). */
+export function marginRightFor(lastTickLabel: string, s: ChartSize): number {
+  return Math.max(margins(s).right, Math.ceil((lastTickLabel.length * CHAR_EM * s.font) / 2) - INSET + 6);
 }
 
+/** Plot options for one size: a chart function says how it draws at each. */
+export type Draw = (s: ChartSize) => Plot.PlotOptions;
+
 /**
- * Plot options to SVG text with a <title> and <desc>. Plot escapes text it sets (labels, tips) and
- * linkedom serialises text nodes escaped, so metadata such as a CPU model cannot become markup; the
- * site's hostile-metadata test checks this in a browser. An invisible frame (aria-label "frame")
- * marks the plot area: the site's tests hold every mark inside it.
+ * A chart at both sizes (WIDE, NARROW), each SVG text with a <title> and <desc>. Plot escapes text
+ * it sets (labels, tips) and linkedom serialises text nodes escaped, so metadata such as a CPU model
+ * cannot become markup; the site's hostile-metadata test checks this in a browser. An invisible frame
+ * (aria-label "frame") marks the plot area: the site's tests hold every mark inside it.
  */
 export function renderSvg(
-  options: Plot.PlotOptions,
+  draw: Draw,
   title: string,
   alt: string,
   series: readonly string[] = [],
+): { svg: string; narrow: string } {
+  return {
+    svg: renderOne(draw(WIDE), WIDE, title, alt, series),
+    narrow: renderOne(draw(NARROW), NARROW, title, alt, series),
+  };
+}
+
+function renderOne(
+  options: Plot.PlotOptions,
+  s: ChartSize,
+  title: string,
+  alt: string,
+  series: readonly string[],
 ): string {
   const { x, y, marks, ...rest } = options;
+  const m = margins(s);
   const svg = Plot.plot({
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    marginTop: MARGIN.top,
-    marginRight: MARGIN.right,
-    marginBottom: MARGIN.bottom,
-    marginLeft: MARGIN.left,
+    width: s.width,
+    height: s.height,
+    marginTop: m.top,
+    marginRight: m.right,
+    marginBottom: m.bottom,
+    marginLeft: m.left,
     ...rest,
-    x: { labelOffset: 2 * PHONE_FONT + 8, ...x },
+    x: { labelOffset: 2 * s.font + 8, ...x },
     y,
     marks: [Plot.frame({ stroke: 'none' }), ...(marks ?? [])],
     color: { domain: series, range: PALETTE },
+    symbol: { domain: series, range: SYMBOLS },
     document,
+    // The alt text goes in <desc> (below) only: as aria-description too it was a second copy of
+    // what is often a chart's largest text (every point in words), and a page holds two drawings.
     ariaLabel: title,
-    ariaDescription: alt,
   } as Plot.PlotOptions) as unknown as Element;
   if (svg.tagName.toLowerCase() !== 'svg') throw new Error(`chart "${title}" did not render to one <svg>`);
   svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('class', `${svg.getAttribute('class') ?? ''} chart-svg`.trim());
-  // An attribute, not a style: the page's CSS must be able to enlarge the text on a phone.
-  svg.setAttribute('font-size', String(CHART_FONT));
+  const kind = s === NARROW ? 'chart-narrow' : 'chart-wide';
+  svg.setAttribute('class', `${svg.getAttribute('class') ?? ''} chart-svg ${kind}`.trim());
+  svg.setAttribute('font-size', String(s.font));
   const t = document.createElementNS('http://www.w3.org/2000/svg', 'title');
   t.textContent = title;
   const d = document.createElementNS('http://www.w3.org/2000/svg', 'desc');
@@ -118,27 +156,40 @@ export function renderSvg(
 }
 
 /**
- * How a page shows these charts: across its column, and on a phone with text at PHONE_FONT and
- * thicker marks, which the margins and insets above leave room for. The site's pages and the
- * iframe page both use it.
+ * How a page shows these charts: across its box, the drawing made for that box's width. The box is
+ * a size container, so the choice follows the column (or the iframe), not the window. The site's
+ * pages and the iframe page both use it; a browser without container queries shows the wide one.
  */
-export const CHART_CSS = `svg.chart-svg{display:block;width:100%;height:auto;max-width:none}
+export const CHART_CSS = `.chart-box{container-type:inline-size}
+svg.chart-svg{display:block;width:100%;height:auto;max-width:none}
+svg.chart-narrow{display:none}
+@container (max-width:${WIDE_FROM_PX - 1}px){svg.chart-wide{display:none}svg.chart-narrow{display:block}}
 ul.chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem 1rem;padding:0;margin:.3rem 0}
-ul.chart-legend li{display:flex;align-items:baseline;gap:.35em;min-width:0}
-ul.chart-legend .swatch{flex:none;width:.7em;height:.7em;border-radius:50%}
-@media (max-width:600px){svg.chart-svg{font-size:${PHONE_FONT}px}
-svg.chart-svg [aria-label=line] path{stroke-width:3}
-svg.chart-svg [aria-label=dot] circle{r:7}
-svg.chart-svg [aria-label=rule] line{stroke-width:6}}`;
+ul.chart-legend li{display:flex;align-items:center;gap:.35em;min-width:0}
+ul.chart-legend .swatch{flex:none;width:.9em;height:.9em}`;
 
-/** Each series with the colour renderSvg gave it. */
+/** Both drawings of a chart, for a page: CHART_CSS shows the one that fits its box. */
+export function chartHtml(chart: Chart): string {
+  return `<div class="chart-box">${chart.svg}${chart.narrow}</div>`;
+}
+
+/** A legend entry's swatch, as inline SVG: its mark in its colour. */
+export function swatchSvg(e: LegendEntry): string {
+  return `<svg class="swatch" viewBox="-6 -6 12 12" aria-hidden="true"><path d="${e.mark}" fill="${escapeXml(e.color, true)}"/></svg>`;
+}
+
+/** Each series with the colour and mark renderSvg gave it. */
 export function legend(series: readonly string[]): LegendEntry[] {
-  return series.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]! }));
+  return series.map((name, i) => ({
+    name,
+    color: PALETTE[i % PALETTE.length]!,
+    mark: pathOf(SYMBOLS[i % SYMBOLS.length]!, 4.5),
+  }));
 }
 
 /**
  * XML serialisation, by hand: linkedom's outerHTML leaves "<" and "&" raw in attribute values, which
- * HTML tolerates but an .svg file (XML) does not, and a submitter's CPU model reaches aria-description.
+ * HTML tolerates but an .svg file (XML) does not, and a submitter's CPU model reaches attributes.
  * Everything of ours is elements, attributes and text, so this is short.
  */
 const GEOMETRY = new Set([
@@ -236,96 +287,5 @@ export function formatOps(n: number): string {
   return n.toFixed(0);
 }
 
-/** Where a standalone chart file says its numbers come from. */
-export interface ChartSource {
-  /** One line: which result, suite, machine. */
-  text: string;
-  /** The page the numbers are on, in full: a link in the SVG, written out so a PNG shows it too. */
-  url: string;
-  /** "as of 2025-03-04" for a frozen chart, "live, drawn 2026-11-24" for one that follows new results. */
-  asOf: string;
-}
-
 /** An average character at font size 1, for DejaVu Sans (the PNG's font) and system fonts alike: a little wide. */
-const CHAR_EM = 0.62;
-/** Characters per source line at 10px: what fills a 640px chart less its margins. */
-const SOURCE_LINE_CHARS = 100;
-
-/**
- * The chart as a file of its own (the .svg download and the PNG drawn from it): the title above and
- * the source, its date and its address below are part of the image, so a copy pasted into a blog
- * still says where its numbers come from and when. Opened directly, the source lines are a link.
- */
-export function standaloneSvg(chart: Chart, source: ChartSource): string {
-  const m = /viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)"/.exec(chart.svg);
-  const w = Number(m?.[1] ?? CHART_WIDTH);
-  const h = Number(m?.[2] ?? CHART_HEIGHT);
-  const lines = wrap(`Source: redis-benchdb, ${source.text}`, SOURCE_LINE_CHARS, 2);
-  const key = legendBand(chart.series, w, 28);
-  const top = 28 + key.height;
-  const bottom = top + h;
-  const text = lines
-    .map((l, i) => `<text x="8" y="${bottom + 16 + i * 14}">${escapeXml(l, false)}</text>`)
-    .join('');
-  // The date and the address on one line, smaller when a long address would run past the edge:
-  // a result's URL holds its 64-digit id, and clipping it would leave a reader a link that fails.
-  const last = `${source.asOf} · ${source.url}`;
-  const size = Math.max(7, Math.min(10, Math.floor(((w - 16) / (CHAR_EM * last.length)) * 10) / 10));
-  const urlY = bottom + 16 + lines.length * 14;
-  const url = `<text x="8" y="${urlY}"${size < 10 ? ` font-size="${size}"` : ''}>${escapeXml(source.asOf, false)} · <tspan fill="#0b57d0">${escapeXml(source.url, false)}</tspan></text>`;
-  const height = urlY + 10;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${height}" viewBox="0 0 ${w} ${height}" font-family="system-ui, sans-serif">
-<rect width="100%" height="100%" fill="#fff"/>
-<text x="8" y="20" font-size="14" font-weight="bold" fill="#111">${escapeXml(clip(chart.title, 88), false)}</text>
-${key.svg}<g transform="translate(0,${top})">${chart.svg}</g>
-<a href="${escapeXml(source.url, true)}"><g font-size="10" fill="#555">${text}${url}</g></a>
-</svg>`;
-}
-
-/**
- * The legend of a standalone file, as rows of swatches and names under its title: a file has no
- * page around it to draw one.
- */
-function legendBand(
-  series: readonly LegendEntry[],
-  width: number,
-  top: number,
-): { svg: string; height: number } {
-  if (series.length === 0) return { svg: '', height: 0 };
-  const row = 16;
-  let x = 8;
-  let y = top + 10;
-  const items: string[] = [];
-  for (const s of series) {
-    const name = clip(s.name, 48);
-    const w = 18 + Math.ceil(name.length * CHAR_EM * CHART_FONT) + 14;
-    if (x > 8 && x + w > width - 8) {
-      x = 8;
-      y += row;
-    }
-    items.push(
-      `<circle cx="${x + 5}" cy="${y - 4}" r="5" fill="${escapeXml(s.color, true)}"/><text x="${x + 14}" y="${y}">${escapeXml(name, false)}</text>`,
-    );
-    x += w;
-  }
-  return {
-    svg: `<g class="legend" font-size="${CHART_FONT}" fill="#111">${items.join('')}</g>\n`,
-    height: y - top + 8,
-  };
-}
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-/** Words into at most `max` lines of about `width` characters; the last line is clipped with "…". */
-function wrap(s: string, width: number, max: number): string[] {
-  const lines: string[] = [];
-  let rest = s.trim();
-  while (rest && lines.length < max - 1 && rest.length > width) {
-    const cut = rest.lastIndexOf(' ', width);
-    const at = cut > width / 2 ? cut : width;
-    lines.push(rest.slice(0, at).trimEnd());
-    rest = rest.slice(at).trimStart();
-  }
-  if (rest) lines.push(clip(rest, width));
-  return lines;
-}
+export const CHAR_EM = 0.62;

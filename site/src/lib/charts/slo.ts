@@ -2,7 +2,7 @@ import * as Plot from '@observablehq/plot';
 import type { SloView } from '../slo.js';
 import { latencyTick, latencyUnit, linearTicks, logTicks, opsTick } from './axes.js';
 import { latencyAxis } from './latency.js';
-import { type Chart, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import { type Chart, DOT_R, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
 
 /** One latency of one step of one search: a point of the hockey stick. */
 export interface SloPoint {
@@ -66,10 +66,10 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         `${Math.round(p.offeredOpsPerSec)} ops/s: ${p.series} ${p.latencyUs} µs (${p.pass ? 'pass' : 'fail'})`,
     )
     .join('; ')}.`;
-  const svg = renderSvg(
-    {
-      marginLeft: marginFor(yTicks.map(latencyTick)),
-      marginRight: marginRightFor(opsTick(xTicks.at(-1)!)),
+  const svgs = renderSvg(
+    (s) => ({
+      marginLeft: marginFor(yTicks.map(latencyTick), s),
+      marginRight: marginRightFor(opsTick(xTicks.at(-1)!), s),
       x: {
         label: 'Offered ops/s',
         domain: [0, xTicks.at(-1)!],
@@ -88,14 +88,14 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         // it would be read as one more series.
         Plot.dot(
           rows.filter((r) => r.pass),
-          { x: 'offeredOpsPerSec', y: 'y', stroke: 'series', fill: 'series', r: 3 },
+          { x: 'offeredOpsPerSec', y: 'y', stroke: 'series', fill: 'series', symbol: 'series', r: DOT_R },
         ),
         Plot.dot(
           rows.filter((r) => !r.pass),
-          { x: 'offeredOpsPerSec', y: 'y', stroke: 'series', fill: 'white', r: 3 },
+          { x: 'offeredOpsPerSec', y: 'y', stroke: 'series', symbol: 'series', fill: 'white', r: DOT_R },
         ),
       ],
-    },
+    }),
     o.title,
     alt,
     series,
@@ -104,7 +104,7 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['search', 'offered ops/s', 'latency', 'latency µs', 'step'],

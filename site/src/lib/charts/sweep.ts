@@ -1,7 +1,20 @@
 import * as Plot from '@observablehq/plot';
 import { bytes, count } from '../format.js';
 import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
-import { type Chart, formatOps, INSET, legend, marginRightFor, opsAxis, renderSvg } from './render.js';
+import { logScale } from './axes.js';
+import {
+  CHAR_EM,
+  type Chart,
+  type ChartSize,
+  DOT_R,
+  formatOps,
+  INSET,
+  legend,
+  marginRightFor,
+  NARROW,
+  opsAxis,
+  renderSvg,
+} from './render.js';
 
 export interface SweepChartOptions {
   axis: SweepAxis;
@@ -11,38 +24,79 @@ export interface SweepChartOptions {
   source: string;
 }
 
-/** Throughput against one swept axis, a line per series, with the trials' 95% interval as a rule. */
+/** The most series one chart draws in one panel: beyond this, colours and marks repeat and no one can follow a line. */
+export const MOST_SERIES = 8;
+
+/**
+ * Throughput against one swept axis, a line per series, with the trials' 95% interval as a rule.
+ * A group's sweep names its series "member · command": with more than MOST_SERIES of them it is
+ * drawn as a panel per command, a line per member in each, so a member keeps its colour and mark
+ * from panel to panel.
+ */
 export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions): Chart {
   const axis = SWEEP_AXES[o.axis];
-  const series = [...new Set(points.map((p) => p.series))];
-  const alt = `Line chart of operations per second against ${axis.short}, log scale, for ${series.join(', ')}; ${o.source}. ${points
+  const all = [...new Set(points.map((p) => p.series))];
+  const split = all.length > MOST_SERIES && all.every((s) => s.includes(' · '));
+  const rows = points.map((p) => {
+    const at = p.series.lastIndexOf(' · ');
+    return split
+      ? { ...p, key: p.series.slice(0, at), panel: p.series.slice(at + 3) }
+      : { ...p, key: p.series, panel: null };
+  });
+  const series = [...new Set(rows.map((p) => p.key))];
+  const panels = [...new Set(rows.map((p) => p.panel))];
+  const alt = `Line chart of operations per second against ${axis.short}, log scale, for ${all.join(', ')}${split ? `, a panel for each of ${panels.join(', ')}` : ''}; ${o.source}. ${points
     .map((p) => `${p.series} at ${p.x}: ${formatOps(p.opsPerSec)} ops/s`)
     .join('; ')}.`;
-  const withCi = points.filter((p) => p.ci95Low !== null && p.ci95High !== null);
+  const withCi = rows.filter((p) => p.ci95Low !== null && p.ci95High !== null);
   // A tick at each value the sweep ran (1, 4, 16, 64), not a log axis's own (1, 2, 3 ... 10),
   // which label depths never run and skip the ones that were. With many values, every other one,
   // counted from the largest so that the end of the axis is always labelled.
-  const xTicks = sweepTicks(points.map((p) => p.x));
+  const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
   const xLabel = o.axis === 'value-size' ? bytes : count;
-  const ops = opsAxis(Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0))));
-  const svg = renderSvg(
-    {
-      marginLeft: ops.marginLeft,
-      marginRight: marginRightFor(xLabel(xTicks.at(-1)!)),
-      x: { type: 'log', label: axis.label, ticks: xTicks, tickFormat: xLabel, inset: INSET },
-      y: ops.y,
-      marks: [
-        Plot.ruleX(withCi, {
-          x: 'x',
-          y1: 'ci95Low',
-          y2: 'ci95High',
-          stroke: 'series',
-          strokeWidth: 3,
-          strokeOpacity: 0.4,
-        }),
-        Plot.lineY(points, { x: 'x', y: 'opsPerSec', stroke: 'series' }),
-        Plot.dot(points, { x: 'x', y: 'opsPerSec', fill: 'series', r: 3 }),
-      ],
+  const max = Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0)));
+  const svgs = renderSvg(
+    (s) => {
+      // Panels side by side on a wide drawing, one above the other on a narrow one.
+      const side = s === NARROW ? 'fy' : 'fx';
+      const fy = split ? { [side]: 'panel' } : {};
+      const ops = opsAxis(max, s);
+      const room = side === 'fx' && split ? { ...s, width: s.width / panels.length + 45 } : s;
+      const xTicks = sweepTicks(xs, labelRoom(room, xs.map(xLabel)));
+      return {
+        height: split && side === 'fy' ? (s.height - 40) * panels.length : s.height,
+        marginLeft: ops.marginLeft,
+        marginRight: marginRightFor(xLabel(xTicks.at(-1)!), s),
+        x: { ...logScale(xTicks, xLabel, [xs[0]!, xs.at(-1)!]), label: axis.label, inset: INSET },
+        y: ops.y,
+        // The panels are named inside their frames (below): Plot's own fy axis would sit in the right margin, cut.
+        ...(split ? { [side]: { label: null, axis: null, padding: side === 'fx' ? 0.08 : 0.12 } } : {}),
+        marks: [
+          Plot.ruleX(withCi, {
+            x: 'x',
+            y1: 'ci95Low',
+            y2: 'ci95High',
+            stroke: 'key',
+            strokeWidth: 3,
+            strokeOpacity: 0.4,
+            ...fy,
+          }),
+          Plot.lineY(rows, { x: 'x', y: 'opsPerSec', z: 'key', stroke: 'key', strokeWidth: 1.5, ...fy }),
+          Plot.dot(rows, { x: 'x', y: 'opsPerSec', fill: 'key', symbol: 'key', r: DOT_R, ...fy }),
+          ...(split
+            ? [
+                Plot.text(panels, {
+                  [side]: (d: string | null) => d,
+                  frameAnchor: 'top-left',
+                  dx: 4,
+                  dy: 2,
+                  text: (d) => d,
+                  fontWeight: 'bold',
+                }),
+              ]
+            : []),
+        ],
+      };
     },
     o.title,
     alt,
@@ -52,7 +106,7 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
     id: o.axis,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['series', axis.short, 'ops/s', '95% CI low', '95% CI high'],
@@ -61,12 +115,26 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   };
 }
 
-/** The x ticks of a sweep: each value it ran, or every other one from the largest when over 8. */
-export function sweepTicks(values: readonly number[]): number[] {
+/**
+ * How many x tick labels fit side by side at a size, evenly spaced (a sweep's values are a
+ * geometric series, even on its log axis) with half an em between them, across the plot's width
+ * (the drawing's less about 90 units of margins).
+ */
+function labelRoom(s: ChartSize, labels: readonly string[]): number {
+  const widest = Math.max(...labels.map((l) => l.length)) * CHAR_EM * s.font + s.font / 2;
+  return Math.max(2, Math.floor((s.width - 90) / widest) + 1);
+}
+
+/**
+ * The x ticks of a sweep: each value it ran, or, when more than `most` would not fit, every k-th
+ * one counted from the largest, so the end of the axis is always labelled.
+ */
+export function sweepTicks(values: readonly number[], most = 8): number[] {
   const xs = [...new Set(values)].sort((a, b) => a - b);
-  if (xs.length <= 8) return xs;
-  const last = (xs.length - 1) % 2;
-  return xs.filter((_, i) => i % 2 === last);
+  if (xs.length <= most) return xs;
+  const k = Math.ceil(xs.length / most);
+  const last = (xs.length - 1) % k;
+  return xs.filter((_, i) => i % k === last);
 }
 
 export function round(n: number | null): number | null {

@@ -1,4 +1,5 @@
 import * as Plot from '@observablehq/plot';
+import { logScale } from './axes.js';
 import { dotRowsSvg } from './cells.js';
 import { type Chart, legend } from './render.js';
 
@@ -34,14 +35,11 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
   const alt = `Dot chart of each standard cell's throughput relative to ${o.reference}, log scale, for ${series.join(
     ', ',
   )}; ${o.source}. ${points.map((p) => `${p.cell}, ${p.series}: ${times(p.ratio)}`).join('; ')}.`;
-  const svg = dotRowsSvg(
+  const svgs = dotRowsSvg(
     points.map((p) => ({ cell: p.cell, series: p.series, x: p.ratio, low: p.low, high: p.high })),
     {
-      type: 'log',
+      ...logScale(ratioTicks(lo, hi), times, [lo, hi]),
       label: `ops/s relative to ${o.reference} (log scale)`,
-      domain: [lo, hi],
-      ticks: ratioTicks(lo, hi),
-      tickFormat: times,
     },
     [Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.6 })],
     { title: o.title, alt, series },
@@ -50,7 +48,7 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
     id: o.id,
     title: o.title,
     alt,
-    svg,
+    ...svgs,
     series: legend(series),
     table: {
       columns: ['cell', 'version', `ratio to ${o.reference}`, 'range low', 'range high', 'ops/s'],
