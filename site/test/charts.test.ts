@@ -221,3 +221,13 @@ describe('hostile text in a chart', () => {
     expect(c.svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });
+
+describe('a cells chart with no rows', () => {
+  it('draws (the explorer may leave every cell of a workload out), with no NaN in the drawing', () => {
+    const c = cellsChart([], { id: 'empty', title: 'Nothing admitted', source: 'all 0 server versions' });
+    for (const svg of [c.svg, c.narrow]) {
+      expect(svg).toMatch(/^<svg/);
+      expect(svg).not.toMatch(/NaN|Infinity/);
+    }
+  });
+});

@@ -97,7 +97,8 @@ export function dotRowsSvg(
   o: { title: string; alt: string; series: readonly string[] },
 ): { svg: string; narrow: string } {
   const cells = [...new Set(rows.map((p) => p.cell))];
-  const longest = Math.min(LABEL_CHARS, Math.max(...cells.map((c) => c.length)));
+  // Math.max(0, ...): a chart whose every cell was left out (the explorer's admission rule) has no rows.
+  const longest = Math.min(LABEL_CHARS, Math.max(0, ...cells.map((c) => c.length)));
   return renderSvg(
     (s) => {
       const narrow = s === NARROW;
@@ -106,7 +107,7 @@ export function dotRowsSvg(
       // Narrow, a label wraps across the width (lineWidth is in ems), growing upwards from just
       // above its dots; the rows make room for the longest ("… (bare-metal) (1 signer)" was cut).
       const room = s.width - 24;
-      const lines = Math.max(...cells.map((c) => Math.ceil((c.length * CHAR_EM * s.font) / room)));
+      const lines = Math.max(1, ...cells.map((c) => Math.ceil((c.length * CHAR_EM * s.font) / room)));
       const rowNarrow = ROW_NARROW + (lines - 1) * (s.font + 3);
       const labels = narrow
         ? Plot.text(cells, {
@@ -124,7 +125,7 @@ export function dotRowsSvg(
         height:
           82 +
           cells.length *
-            (narrow ? rowNarrow : longest < Math.max(...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
+            (narrow ? rowNarrow : longest < Math.max(0, ...cells.map((c) => c.length)) ? ROW_TWO_LINES : ROW),
         marginTop: narrow ? 16 + lines * (s.font + 3) - rowNarrow / 2 : 12,
         marginLeft: narrow ? 12 : marginFor(['x'.repeat(longest)], s),
         marginRight: marginRightFor(x.tickFormat(ticks.at(-1)!), s),
