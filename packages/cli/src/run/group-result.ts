@@ -61,13 +61,15 @@ export async function finishMember(
     );
   }
   // A group prints one document per line (JSON Lines), so that stdout stays parseable.
-  if (mode === 'json') process.stdout.write(`${JSON.stringify(doc)}\n`);
+  // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
+  const bound = { ...doc, keyFingerprint: signing.key.fingerprint };
+  if (mode === 'json') process.stdout.write(`${JSON.stringify(bound)}\n`);
   if (mode === 'csv') {
     if (ctx.first) process.stdout.write(`${CSV_HEADER}\n`);
     for (const c of m.summaries) process.stdout.write(`${csvRow(c)}\n`);
   }
   const out = flags.out ? memberOutPath(flags.out, m.plan.index) : undefined;
-  const signed = `${JSON.stringify(signResult(doc, signing.key.privateKeyPem), null, 2)}\n`;
+  const signed = `${JSON.stringify(signResult(bound, signing.key.privateKeyPem), null, 2)}\n`;
   if (out) await writeAtomically(out, signed);
   const kept = await keepAndSubmit(signed, {
     store: flags.store !== false,

@@ -174,8 +174,10 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       );
     }
 
-    if (mode === 'json') process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    const signed = `${JSON.stringify(signResult(doc, key.privateKeyPem), null, 2)}\n`;
+    // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
+    const bound = { ...doc, keyFingerprint: key.fingerprint };
+    if (mode === 'json') process.stdout.write(`${JSON.stringify(bound, null, 2)}\n`);
+    const signed = `${JSON.stringify(signResult(bound, key.privateKeyPem), null, 2)}\n`;
     if (out) await writeAtomically(out, signed);
     const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submit });
     if (!cleanup.error && mode === 'text')
