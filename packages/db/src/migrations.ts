@@ -4,6 +4,7 @@ import { CPU_CACHES } from './cpu-caches-migration.js';
 import { RESULT_DISPUTES } from './disputes-migration.js';
 import { identityMigration } from './identity-migration.js';
 import { measurementsMigration } from './measurements-migration.js';
+import { NEIGHBOUR_INDEXES } from './neighbours-migration.js';
 import { RUN_GROUPS } from './run-groups-migration.js';
 import { INITIAL_SCHEMA } from './schema-v1.js';
 import { SchemaVersionError } from './schema-version-error.js';
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CPU_CACHES,
   identityMigration,
   RESULT_DISPUTES,
+  NEIGHBOUR_INDEXES,
 ];
 
 /** The schema version this code writes and reads. */

@@ -221,27 +221,48 @@ describe('a cohort', () => {
     expect(explainWorkloadCells(db)).toMatch(/COVERING INDEX results_site_by_id/);
     expect(explainWorkloadCells(db)).not.toMatch(/TEMP B-TREE/);
     const similar = explainSimilar(db);
-    expect(similar['cpu and version']).toMatch(/COVERING INDEX results_by_cpu_version/);
-    expect(similar.cpu).toMatch(/COVERING INDEX results_by_cpu \(cpu_model=\?/);
-    expect(similar.version).toMatch(/COVERING INDEX results_by_version/);
+    expect(similar['machine and version']).toMatch(/COVERING INDEX results_by_machine_version/);
+    expect(similar.machine).toMatch(/COVERING INDEX results_by_machine \(machine_key=\?/);
+    expect(similar.version).toMatch(/COVERING INDEX results_by_version_machine/);
     for (const plan of Object.values(similar)) expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 });
 
 describe('similar results', () => {
-  it('lists the same CPU model and version first, then the same CPU, then the same version, newest first', () => {
+  it('lists the same machine kind and version first, then the same kind, then the same version, newest first', () => {
     const { db, ids } = filled();
     const similar = similarResults(db, ids.tieA);
     expect(similar.map((s) => [s.id, s.shares])).toEqual([
-      [ids.piped, 'cpu and version'],
-      [ids.errors, 'cpu and version'],
-      [ids.slow, 'cpu and version'],
-      [ids.fast, 'cpu'],
+      [ids.piped, 'machine and version'],
+      [ids.errors, 'machine and version'],
+      [ids.slow, 'machine and version'],
+      [ids.fast, 'machine'],
       [ids.tieB, 'version'],
     ]);
     expect(similar.map((s) => s.id)).not.toContain(ids.gone);
     expect(similarResults(db, ids.tieA, 2).map((s) => s.id)).toEqual([ids.piped, ids.errors]);
     expect(similarResults(db, ids.gone)).toEqual([]);
+  });
+});
+
+describe('similar results across machine kinds', () => {
+  it('a CPU model name shared by two machine kinds is no common ground: another L2 is another machine', () => {
+    const db = tempDb();
+    const l2 = (kib: number) => (r: ResultV1) => {
+      r.environment.client.cpu.cacheL2KiB = kib;
+    };
+    const a = store(db, 1, all(cpu('AMD EPYC'), l2(512)));
+    const sameKind = store(db, 2, all(cpu('AMD EPYC'), l2(512), version('7.2.5')));
+    const otherKind = store(db, 3, all(cpu('AMD EPYC'), l2(1024), version('7.2.5')));
+    const otherKindSameVersion = store(db, 4, all(cpu('AMD EPYC'), l2(1024)));
+    const similar = similarResults(db, a);
+    expect(similar.map((s) => [s.id, s.shares])).toEqual([
+      [sameKind, 'machine'],
+      [otherKindSameVersion, 'version'],
+    ]);
+    expect(similar.map((s) => s.id)).not.toContain(otherKind);
+    // The version neighbour names its machine kind, caches included, not only the shared CPU name.
+    expect(similar[1]!.machineLabel).toContain('L2 1 MiB');
   });
 });
 

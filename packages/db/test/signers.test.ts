@@ -53,9 +53,10 @@ describe('signers (migration 7)', () => {
   it('upgrades a database of the previous version: its results stay, each key its own signer', () => {
     const path = tempPath();
     const { db, getFp } = twoKeys(path);
-    // Back to version 6, as a database made before this migration is (undoing migrations 8, 9 and 10 too).
+    // Back to version 6, as a database made before this migration is (undoing migrations 8 to 11 too).
     db.sqlite.exec(
-      `DROP TABLE result_disputes; DROP TABLE key_signers; DROP INDEX results_site_list; DROP INDEX results_site_by_id;
+      `DROP INDEX results_by_machine_version; DROP INDEX results_by_machine; DROP INDEX results_by_version_machine;
+       DROP TABLE result_disputes; DROP TABLE key_signers; DROP INDEX results_site_list; DROP INDEX results_site_by_id;
        ALTER TABLE results DROP COLUMN cpu_caches; ALTER TABLE results DROP COLUMN machine_key;
        ALTER TABLE results DROP COLUMN machine_label; ALTER TABLE results DROP COLUMN config_key;
        ALTER TABLE results DROP COLUMN config_label; ALTER TABLE results DROP COLUMN config_default;
