@@ -176,10 +176,10 @@ describe.each([1280, 390])('at %i px', (width) => {
       const box = (await page.locator(list).boundingBox())!;
       expect(box.x + box.width, list).toBeLessThanOrEqual(width);
     }
-    // Same CPU and version first: the four other results of redis 7.4.1 on the Xeon.
+    // Same machine kind and version first: the four other results of redis 7.4.1 on the Xeon.
     const similar = await page.locator('ul.similar li').allTextContents();
     expect(similar.length).toBe(5);
-    expect(similar.slice(0, 4).every((s) => s.includes('same CPU and version'))).toBe(true);
+    expect(similar.slice(0, 4).every((s) => s.includes('same machine kind and version'))).toBe(true);
     const href = await page.locator('ul.similar li a', { hasText: 'compare' }).first().getAttribute('href');
     expect(href).toMatch(new RegExp(`^/compare/\\?r=${fx.ids.base.slice(0, 12)},[0-9a-f]{12}$`));
     const all = await page.locator('ul.ranks a', { hasText: 'all of them' }).first().getAttribute('href');
