@@ -57,6 +57,10 @@ describe('the npm package', () => {
     cleanup.push(home);
     const npmrc = path.join(home, '.npmrc');
     writeFileSync(npmrc, '//registry.npmjs.org/:_authToken=dry-run-only\n');
+    // The bundle first, as a release does (`npm run prepack`): npm checks the bin's file before its
+    // prepack script would write it, and warns on a clean clone that has no bundle/ yet.
+    const bundled = spawnSync(process.execPath, ['bundle.mjs'], { cwd: CLI_DIR, encoding: 'utf8' });
+    expect(bundled.status, bundled.stderr).toBe(0);
     const r = spawnSync('npm', ['publish', '--dry-run', '--json'], {
       cwd: CLI_DIR,
       env: { ...process.env, HOME: home, npm_config_userconfig: npmrc },
