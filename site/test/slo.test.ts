@@ -50,7 +50,9 @@ beforeAll(async () => {
   // Stored as a suite result, so that the version page (standard-v1 results only) has an SLO cell:
   // re-signed by a key of the test's own, since the suite is part of what is signed. (The ad hoc
   // original is not stored beside it: ingest refuses the same histograms under a second key.)
-  const asSuite: ResultV1 = { ...doc, suite: { id: 'standard-v1', version: 2, profile: 'full' } };
+  // The run bound its own key (keyFingerprint): the test's key binds itself in its place.
+  const { keyFingerprint: _bound, ...unbound } = doc;
+  const asSuite: ResultV1 = { ...unbound, suite: { id: 'standard-v1', version: 2, profile: 'full' } };
   const dbPath = join(dir, 'benchdb.sqlite');
   const db = openDatabase(dbPath);
   try {
