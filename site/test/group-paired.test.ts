@@ -23,7 +23,7 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
     kind: 'signed',
     machine: {},
     machineKind: { key: 'm1|kind', label: 'kind A' },
-    configuration: { key: 'c1|default', label: 'default' },
+    configuration: { key: 'c1|default', label: 'default', isDefault: true },
     server: {},
     link: {},
     suite: null,

@@ -49,6 +49,7 @@ const member = (id: string, version: string, cells: CellView[], ioThreads = 1) =
     id,
     kind: 'signed',
     server: { product: 'valkey', version, ioThreads, persistence: 'none' },
+    configuration: { key: `c${ioThreads}`, label: `io-threads ${ioThreads}`, isDefault: ioThreads === 1 },
     cells,
     runGroup: { id: 'g1', label: version, index: 0, interleaved: true },
   }) as unknown as ResultView;

@@ -100,7 +100,8 @@ export interface ResultView {
   reproduce: string;
   /** Machine kind and configuration (packages/result identity.ts, db migration 9); null only for a row it could not read. */
   machineKind: { key: string; label: string } | null;
-  configuration: { key: string; label: string } | null;
+  /** isDefault: the configuration `run` launches by default (identity.ts), the one default views show. */
+  configuration: { key: string; label: string; isDefault: boolean } | null;
   /** The raw record as stored: the envelope for a signed result, the document for an imported one. */
   raw: string;
 }
@@ -110,7 +111,9 @@ export function toResultView(rec: SiteResultRecord): ResultView {
   const view = {
     ...(r.kind === 'signed' ? fromSigned(rec) : fromImported(rec)),
     machineKind: r.machineKey ? { key: r.machineKey, label: r.machineLabel ?? '?' } : null,
-    configuration: r.configKey ? { key: r.configKey, label: r.configLabel ?? '?' } : null,
+    configuration: r.configKey
+      ? { key: r.configKey, label: r.configLabel ?? '?', isDefault: r.configDefault === 1 }
+      : null,
   };
   // Every string a page, chart or card shows, without control or bidi characters (see text.ts).
   return safeStrings(view, KEEP_AS_STORED);

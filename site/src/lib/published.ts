@@ -90,9 +90,9 @@ export function sameWorkload(
   );
 }
 
-/** A member in the default configuration: one I/O thread (or not recorded) and no persistence. */
+/** A member in the default configuration (identity.ts: io-threads 1, no persistence, TCP, standalone, jemalloc). */
 function defaultConfiguration(r: ResultView): boolean {
-  return (r.server.ioThreads ?? 1) === 1 && (r.server.persistence ?? 'none') === 'none';
+  return r.configuration?.isDefault === true;
 }
 
 function matchRow(
