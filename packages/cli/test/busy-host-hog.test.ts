@@ -23,7 +23,8 @@ const RUNS = 5;
 // The issue's own count: three cells of about 3 s each (SET, GET, SET again for the drift check). The
 // figure counts clock ticks (100 per CPU-second), so a cell of -n 40000 (0.1 s trials, 20 ticks on two
 // CPUs) reads one stray tick of a kernel thread as 5% and flags a quiet host; at -n 400000 the quiet
-// runs read 0.7-1.5% on the AMD EPYC 2-vCPU kind and the hogged ones 29-38%.
+// runs read 1.0-2.4% and the hogged ones 28-30% on the Intel Xeon 2-vCPU KVM kind (family 6, model
+// 167; 2026-11-28).
 const ARGS = ['-t', 'set,get', '-n', '400000', '-r', '100000', '--no-store', '--json'];
 /** Over this share of the host busy with nothing of the test's running: the host was not quiet. */
 const BUSY_HOST_BEFORE = 0.05;
