@@ -82,8 +82,12 @@ export interface Snapshot {
 /**
  * Ticks by which the processes this host shows may exceed its /proc/stat busy time (irq and softirq
  * included) before its accounting counts as irreconcilable: tick sampling against precise run times.
+ * On the Intel Xeon 2-vCPU KVM kind (kernel 6.18), quiet 1 s trials of a two-server group had the
+ * processes over /proc/stat by 5-7% of the interval in 5 of 320 trials (10-14 of 200 ticks, about two
+ * standard deviations of tick sampling) with no steal: at 5% those read as unknown and left the cell
+ * out. A container's own /proc/stat is off by far more (the tests' 35 points).
  */
-const RECONCILE_SLACK = { fraction: 0.05, minTicks: 4 };
+const RECONCILE_SLACK = { fraction: 0.1, minTicks: 4 };
 
 /** Pure: the figures from the two ends of the interval and the run-queue samples taken during it. */
 export function interferenceFigures(

@@ -141,6 +141,9 @@ describe('interference arithmetic on captured /proc text', () => {
       /counts 55% .* busy, less than its processes used \(90%; other processes 4%\)/,
     );
     expect(unknown.note).toMatch(/unknown and the cell is not taken as quiet/);
+    // Tick sampling, not a broken host: a quiet 1 s trial of 200 ticks, processes 150 where /proc/stat
+    // counted 136 busy (seen on the Intel Xeon kind): within the slack, the figure is the direct count.
+    expect(otherWork(200, 126, 10, 80, 66, 4)).toEqual({ ticks: 4, note: null });
     // Same, but the other processes alone cross the threshold: their time is a lower bound.
     const lower = otherWork(1000, 500, 50, 400, 300, 200);
     expect(lower.ticks).toBe(200);
