@@ -82,13 +82,18 @@ describe('paired half-width by rounds', () => {
 });
 
 describe('the compare profile', () => {
-  it("runs every row of valkey#1026 that data/imported holds, with the publication's workload", () => {
+  // RPUSH and LPUSH at pipeline 10 with 128-byte values grow each server's list by about 3 GB over
+  // 10 rounds: ten servers at once do not fit a 24 GiB VM (the first group run was stopped for it).
+  const LEFT_OUT = ['RPUSH P10 128B', 'LPUSH P10 128B'];
+
+  it("runs every row of valkey#1026 that data/imported holds, with the publication's workload, but the two that do not fit", () => {
     const cells = suiteCells('standard-v1', 'compare');
     const file = readdirSync(`${root}data/imported`).find(
       (f) => f.startsWith('valkey-1026-') && f.includes('7.2.6'),
     )!;
     const published = JSON.parse(readFileSync(`${root}data/imported/${file}`, 'utf8'));
     expect(published.cells).toHaveLength(20);
+    const missing: string[] = [];
     for (const row of published.cells) {
       const match = cells.find(
         (c) =>
@@ -97,8 +102,9 @@ describe('the compare profile', () => {
           c.options.valueSizeBytes === row.workload.valueSizeBytes &&
           c.options.connections === row.workload.connections,
       );
-      expect(match, row.label).toBeDefined();
+      if (!match) missing.push(`${row.test} P${row.workload.pipelineDepth} ${row.workload.valueSizeBytes}B`);
     }
-    expect(cells).toHaveLength(published.cells.length);
+    expect(missing).toEqual(LEFT_OUT);
+    expect(cells).toHaveLength(published.cells.length - LEFT_OUT.length);
   });
 });

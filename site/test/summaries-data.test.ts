@@ -60,13 +60,35 @@ function members(): Member[] {
 }
 
 /** Student's t, 97.5% quantile, by degrees of freedom (a table: the groups have few rounds). */
-const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const T975 = [
+  Number.NaN,
+  12.706,
+  4.303,
+  3.182,
+  2.776,
+  2.571,
+  2.447,
+  2.365,
+  2.306,
+  2.262,
+  2.228,
+  2.201,
+  2.179,
+  2.16,
+  2.145,
+  2.131,
+  2.12,
+  2.11,
+  2.101,
+  2.093,
+  2.086,
+];
 
 /** The paired ratio b/a of trial i with trial i: geometric mean and its 95% t interval. */
 function paired(a: number[], b: number[]): { ratio: number; low: number; high: number } | null {
   const logs = a.flatMap((x, i) => (x > 0 && (b[i] ?? 0) > 0 ? [Math.log(b[i]! / x)] : []));
   const n = logs.length;
-  if (n < 2 || n > 11) return null;
+  if (n < 2 || n >= T975.length) return null;
   const m = logs.reduce((s, x) => s + x, 0) / n;
   const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
   const half = (T975[n - 1]! * sd) / Math.sqrt(n);
@@ -86,6 +108,10 @@ interface Pair {
   high: number;
 }
 
+/** The workloads the version rule reads: the baseline's, and the compare profile's server-bound ones. */
+const LABELS = ['GET', 'SET', 'GET P10 16B', 'SET P10 16B'];
+const COMPARE_LABELS = LABELS.slice(2);
+
 /** Every two members of one interleaved group, one product, machine kind and configuration: their GET and SET. */
 function pairs(all: Member[]): Pair[] {
   const out: Pair[] = [];
@@ -93,7 +119,7 @@ function pairs(all: Member[]): Pair[] {
     for (const b of all) {
       if (a === b || a.group !== b.group || !a.interleaved || !b.interleaved) continue;
       if (a.product !== b.product || a.machine !== b.machine || a.config !== b.config) continue;
-      for (const label of ['GET', 'SET']) {
+      for (const label of LABELS) {
         const p = paired(a.trials.get(label) ?? [], b.trials.get(label) ?? []);
         if (p)
           out.push({
@@ -210,6 +236,21 @@ describe.skipIf(dirs.length === 0)('summaries of the real dataset against its in
     expect(seen.size).toBe(stated.length);
     // The old per-version headline, ordered by pooled medians, is gone.
     expect(await page.locator('section.headline[data-by="version"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("the home page's comparison rests on the compare profile's group where one ran (issue 29)", async () => {
+    const groups = [...new Set(known.filter((p) => COMPARE_LABELS.includes(p.label)).map((p) => p.group))];
+    if (groups.length === 0) return;
+    const { page, errors } = await site.open('/');
+    const stated = await statements(page);
+    for (const g of groups) {
+      const mine = stated.filter((s) => COMPARE_LABELS.includes(s.label) && s.group === g);
+      // Every pipelined GET and SET figure the home page gives on that kind is the group's paired one.
+      expect(mine.length, `group ${g}`).toBeGreaterThan(0);
+      for (const s of mine) expect(s.basis, `${s.product} ${s.version} ${s.label}`).toBe('paired');
+    }
     expect(errors).toEqual([]);
     await page.context().close();
   });

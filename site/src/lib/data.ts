@@ -161,6 +161,24 @@ export function headlineCells(): SiteCellRow[] {
   return headline;
 }
 
+/**
+ * The version comparison's own workloads (standard-v1's compare profile, issue 29): GET and SET at
+ * pipeline 10 with 16-byte values, the cells where the server, not the client, is the limit on a
+ * 2-vCPU same-host VM. The baseline's GET and SET there are client-bound and never rank servers.
+ */
+export const COMPARISON_LABELS = ['GET P10 16B', 'SET P10 16B'] as const;
+
+let comparison: SiteCellRow[] | null = null;
+/** The cells the version rule reads: the headline's and the compare profile's. */
+export function versionCells(): SiteCellRow[] {
+  if (comparison) return comparison;
+  const fps = COMPARISON_LABELS.map((l) => commonWorkload(database(), HEADLINE_SUITE, l)).filter(
+    (f): f is string => f !== null,
+  );
+  comparison = [...headlineCells(), ...cellsByWorkload(database(), fps).map((c) => safeStrings(c))];
+  return comparison;
+}
+
 /** The best (highest median) cell per key and label: "the best result per machine". */
 export function bestBy(cells: readonly SiteCellRow[], key: (c: SiteCellRow) => string): SiteCellRow[] {
   const best = new Map<string, SiteCellRow>();

@@ -68,6 +68,8 @@ export interface ResultView {
   server: {
     product: string | null;
     version: string | null;
+    /** The release tag the server was built from (server.build), where it differs from what INFO says: valkey 8.0.0-rc2 reports 7.9.240. */
+    buildTag?: string | null;
     allocator: string | null;
     ioThreads: number | null;
     persistence: string | null;
@@ -150,6 +152,7 @@ function fromSigned(rec: SiteResultRecord): Omit<ResultView, 'machineKind' | 'co
     server: {
       product: s?.product ?? null,
       version: s?.version ?? null,
+      buildTag: s?.build?.tag ?? null,
       allocator: s?.allocator ?? null,
       ioThreads: s?.ioThreads ?? null,
       persistence: s ? persistenceText(s.persistence) : null,

@@ -104,7 +104,11 @@ function matchRow(
 ): RowMatch {
   const find = (g: DatasetGroup, version: string) =>
     g.members.find(
-      (m) => m.server.product === product && m.server.version === version && defaultConfiguration(m),
+      (m) =>
+        m.server.product === product &&
+        // A release candidate reports a development version (valkey 8.0.0-rc2 says 7.9.240): its build's tag names it.
+        (m.server.version === version || m.server.buildTag === version) &&
+        defaultConfiguration(m),
     );
   const both = groups.filter((g) => find(g, base) && find(g, other));
   const pair = `${product} ${base} and ${product} ${other}`;

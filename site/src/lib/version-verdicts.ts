@@ -8,7 +8,7 @@ import {
   type Verdict,
 } from '@redis-benchdb/result';
 import { cellLeftOut, LeftOut } from './admit.js';
-import { HEADLINE_LABELS, headlineCells, machineSlugOfKey, resultView } from './data.js';
+import { COMPARISON_LABELS, HEADLINE_LABELS, machineSlugOfKey, resultView, versionCells } from './data.js';
 import { roundRatio } from './group-paired.js';
 import { compareVersions } from './versions.js';
 
@@ -81,7 +81,7 @@ const flags = (c: SiteCellRow) => (c.noVerdict ? c.noVerdict.split(',') : []);
 let built: KindSection[] | null = null;
 /** Every machine kind and configuration with versions of one product to set side by side; default configuration first. */
 export function versionSections(): KindSection[] {
-  built ??= sections(headlineCells());
+  built ??= sections(versionCells());
   return built;
 }
 
@@ -102,6 +102,11 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
       leftOut.add(c.resultId, why);
       return why.length === 0;
     });
+    // The workloads this kind has admitted cells of, baseline first: a kind measured with the
+    // compare profile only shows its columns, one with the baseline only shows GET and SET.
+    const labels = [...HEADLINE_LABELS, ...COMPARISON_LABELS].filter((l) =>
+      admitted.some((c) => c.label === l),
+    );
     const products = [...new Set(admitted.map((c) => c.serverProduct ?? 'unknown'))].sort();
     const ps: ProductVersions[] = [];
     const alone: KindSection['alone'] = [];
@@ -114,7 +119,7 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
       const rows = versions.slice(1).map((version) => ({
         product,
         version,
-        figures: HEADLINE_LABELS.map((label) =>
+        figures: labels.map((label) =>
           figure(
             label,
             mine.filter((c) => c.serverVersion === reference && c.label === label),
