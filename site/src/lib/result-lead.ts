@@ -67,7 +67,7 @@ export function resultLead(r: ResultView): ResultLead {
 /** A reason the whole result stays out of rankings, whatever its cells say; null when there is none. */
 function notRanked(r: ResultView): string | null {
   if (r.kind === 'imported')
-    return 'an imported result is not ranked: too much of its workload is unknown to match it exactly';
+    return 'it is imported, and too much of its workload is unknown to match it exactly';
   if (r.signature.status === 'failed') return 'its signature failed at build';
   return null;
 }
@@ -80,8 +80,13 @@ function cellReasons(r: ResultView): Map<string, AdmissionReason[]> {
   return new Map(resultCellAdmission(doc).map((a) => [a.label, a.reasons]));
 }
 
-/** "drift (GET, SET)", "client-bound (12 cells)": a reason with the cells it leaves out. */
-export function leftOutLine(l: ResultLead['leftOut'][number]): string {
-  const which = l.cells.length <= 3 ? l.cells.join(', ') : `${l.cells.length} cells`;
+/** "drift (GET, SET)", "client-bound (12 cells)", "drift (every cell)": a reason with the cells it leaves out. */
+export function leftOutLine(l: ResultLead['leftOut'][number], total?: number): string {
+  const which =
+    l.cells.length === total && total > 1
+      ? 'every cell'
+      : l.cells.length <= 3
+        ? l.cells.join(', ')
+        : `${l.cells.length} cells`;
   return `${l.text} (${which})`;
 }
