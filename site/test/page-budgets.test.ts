@@ -66,7 +66,12 @@ function measure(page: Page, selectors: string[]) {
     };
     const wide = [...document.querySelectorAll('main table')].filter(shown).flatMap((t) => {
       const box = scroller(t);
-      const room = (box && box !== t ? box : t.parentElement!).clientWidth;
+      // The room inside a box: its content width (clientWidth counts its padding too).
+      const inner = (e: HTMLElement) => {
+        const s = getComputedStyle(e);
+        return e.clientWidth - Number.parseFloat(s.paddingLeft) - Number.parseFloat(s.paddingRight);
+      };
+      const room = Math.round(inner(box && box !== t ? box : t === box ? t : t.parentElement!));
       const width = t === box ? t.scrollWidth : t.getBoundingClientRect().width;
       if (width <= room + 1) return [];
       const firsts = [...t.querySelectorAll('tr')].map((r) => r.firstElementChild).filter((c) => c !== null);
