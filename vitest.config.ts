@@ -108,6 +108,8 @@ const LONG = new Set([
   'scripts/test/readme-commands.test.ts',
   // 2026-11-28: three bursts of 200 chart PNGs drawn by resvg, 36-67 s on a loaded 2-core VM.
   'packages/server/test/png-burst.test.ts',
+  // Issue 28: builds the site from data/ and reads its every page at two widths in Chromium.
+  'site/test/page-budgets.test.ts',
 ]);
 
 // A renamed file would silently leave both tiers: say so instead.

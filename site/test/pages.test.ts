@@ -263,6 +263,10 @@ describe('charts', () => {
     for (const width of WIDTHS)
       for (const path of paths) {
         const { page } = await open(path, width);
+        // A result page folds its charts (issue 28): unfold them, as a reader would, to see them drawn.
+        await page.evaluate(() => {
+          for (const d of document.querySelectorAll('details.charts')) (d as HTMLDetailsElement).open = true;
+        });
         // The drawing shown at this width (a chart holds a wide and a narrow one).
         const problems = await page.locator('svg.chart-svg:visible').evaluateAll((svgs) =>
           svgs.flatMap((svg, n) => {

@@ -10,6 +10,8 @@ import { buildSite } from './build.js';
 export interface ServedSite {
   /** Where the site was built: dir/dist. */
   out: string;
+  /** Where it is served: http://127.0.0.1:PORT. */
+  url: string;
   browser: Browser;
   /** A page in a context of its own, with the console errors and page errors it raises. */
   open(path: string): Promise<{ page: Page; errors: string[] }>;
@@ -24,6 +26,7 @@ export async function serveBuiltSite(dir: string, dbPath: string): Promise<Serve
   const browser = await launchChromium();
   return {
     out,
+    url: server.url,
     browser,
     async open(path) {
       const page = await (await browser.newContext()).newPage();

@@ -6,6 +6,7 @@ import { type GroupCaveat, groupCaveats, groupPage, memberName } from './group.j
 import type { CellView, ResultView } from './model.js';
 import { toResultView } from './model.js';
 import { resultCharts } from './result-charts.js';
+import { type ResultLead, resultLead } from './result-lead.js';
 import { resultEmbed, stageResultFiles } from './result-page.js';
 import { type StagedSvg, stagedSvgs } from './stage.js';
 
@@ -13,6 +14,8 @@ import { type StagedSvg, stagedSvgs } from './stage.js';
 export interface PreparedResult {
   view: Omit<ResultView, 'raw' | 'cells'> & { cells: Omit<CellView, 'histogram'>[] };
   targets: EmbedTarget[];
+  /** What the page says first: read here, where the signed document (raw) is at hand. */
+  lead: ResultLead;
   /** SVG files written, for the build to draw as PNGs. */
   svgs: StagedSvg[];
 }
@@ -31,7 +34,12 @@ export function prepareResult(id: string): PreparedResult {
   stageResultFiles(r, targets);
   const svgs = stagedSvgs().splice(before);
   const { raw: _raw, cells, ...rest } = r;
-  return { view: { ...rest, cells: cells.map(({ histogram: _h, ...c }) => c) }, targets, svgs };
+  return {
+    view: { ...rest, cells: cells.map(({ histogram: _h, ...c }) => c) },
+    targets,
+    lead: resultLead(r),
+    svgs,
+  };
 }
 
 /** What a run group's page renders. */

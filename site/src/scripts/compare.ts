@@ -1,4 +1,5 @@
 import { type CompareInput, compareResults } from '../lib/compare';
+import { comparisonSummary } from '../lib/compare-summary';
 import { comparisonView } from '../lib/compare-view';
 import type { IndexRow } from '../lib/filters';
 import { nearestWorkloads } from '../lib/nearest';
@@ -52,5 +53,11 @@ function resolve(index: IndexRow[], prefix: string): string {
 function render(out: HTMLElement, inputs: CompareInput[]): void {
   // The site's own paths (lib/routes.ts cannot come to the browser: it hashes with node:crypto).
   const links = { result: (id: string) => `/results/${id}/`, methodology: '/methodology/' };
-  out.replaceChildren(...comparisonView(compareResults(inputs), links, nearestWorkloads(inputs)).map(toDom));
+  const c = compareResults(inputs);
+  // The answer first (issue 28): the tally of verdicts, then the tables it is counted from.
+  out.replaceChildren(
+    ...[...comparisonSummary(c, links.result), ...comparisonView(c, links, nearestWorkloads(inputs))].map(
+      toDom,
+    ),
+  );
 }

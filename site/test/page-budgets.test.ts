@@ -1,0 +1,203 @@
+// Issue 28 on the real site with the project's real data. Items 1 and 2: with its details folded, no
+// page is taller than 6,000 px at 1280 or 9,000 px at 390; no table is wider than its box at 1280; a
+// table too wide for a phone scrolls inside a box of its own with its first column fixed; and the
+// result, compare, machine, explorer and home pages each show their answer in the first screen.
+// Every group, version, result, machine and explorer page of the build is read, at both widths, by
+// one Chromium, one page after another: the measures are taken in one pass, the tests judge them.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServedSite, serveBuiltSite } from './served.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const hasData = existsSync(join(root, 'data/results'));
+
+const SCREENS = [
+  { width: 1280, height: 800, budget: 6_000 },
+  { width: 390, height: 844, budget: 9_000 },
+] as const;
+
+/** The element whose top must lie in the first screen: the page's answer. */
+const ANSWER: Record<string, string[]> = {
+  result: ['.lead .lead-kind', '.lead table.lead-figures tbody tr', '.lead p.standing'],
+  compare: ['.compare-summary .compare-tally li'],
+  machine: ['.lead-kind', '#standing + *'],
+  explorer: ['table.explore-bars tbody tr'],
+  home: ['section.headline table.headline-rank tbody tr'],
+};
+
+interface Measure {
+  kind: string;
+  path: string;
+  width: number;
+  height: number;
+  /** The document's width: more than the viewport means something widened the page. */
+  docWidth: number;
+  /** Tables wider than their box: and whether they scroll in a box of their own with a sticky first column. */
+  wide: { table: string; width: number; box: number; scrolls: boolean; sticky: boolean }[];
+  /** Each answer selector: the top of its first match (null: no such element shown). */
+  answer: { selector: string; top: number | null }[];
+}
+
+/** Every page of a kind the build wrote: a directory per page under dist/<dir>/. */
+function built(out: string, dir: string): string[] {
+  const d = join(out, dir);
+  if (!existsSync(d)) return [];
+  return readdirSync(d)
+    .filter((f) => f !== 'page' && statSync(join(d, f)).isDirectory() && existsSync(join(d, f, 'index.html')))
+    .map((f) => `/${dir}/${f}/`);
+}
+
+/** Fold every details element, then measure what a reader sees. */
+function measure(page: Page, selectors: string[]) {
+  return page.evaluate((selectors) => {
+    for (const d of document.querySelectorAll('details')) d.open = false;
+    const shown = (e: Element) => e.getClientRects().length > 0;
+    const name = (t: Element) => `table${t.className ? `.${t.className.split(' ').join('.')}` : ''}`;
+    const scroller = (t: Element): HTMLElement | null => {
+      for (let e: HTMLElement | null = t as HTMLElement; e && e.tagName !== 'MAIN'; e = e.parentElement)
+        if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) return e;
+      return null;
+    };
+    const wide = [...document.querySelectorAll('main table')].filter(shown).flatMap((t) => {
+      const box = scroller(t);
+      // The room inside a box: its content width (clientWidth counts its padding too).
+      const inner = (e: HTMLElement) => {
+        const s = getComputedStyle(e);
+        return e.clientWidth - Number.parseFloat(s.paddingLeft) - Number.parseFloat(s.paddingRight);
+      };
+      const room = Math.round(inner(box && box !== t ? box : t === box ? t : t.parentElement!));
+      const width = t === box ? t.scrollWidth : t.getBoundingClientRect().width;
+      if (width <= room + 1) return [];
+      const firsts = [...t.querySelectorAll('tr')].map((r) => r.firstElementChild).filter((c) => c !== null);
+      return [
+        {
+          table: name(t),
+          width: Math.round(width),
+          box: room,
+          scrolls: box !== null && box.getBoundingClientRect().right <= innerWidth + 1,
+          sticky: firsts.length > 0 && firsts.every((c) => getComputedStyle(c).position === 'sticky'),
+        },
+      ];
+    });
+    return {
+      height: document.documentElement.scrollHeight,
+      docWidth: document.documentElement.scrollWidth,
+      wide,
+      answer: selectors.map((selector) => {
+        const e = [...document.querySelectorAll(selector)].find(shown);
+        return { selector, top: e ? Math.round(e.getBoundingClientRect().top + scrollY) : null };
+      }),
+    };
+  }, selectors);
+}
+
+let site: ServedSite;
+const measures: Measure[] = [];
+
+beforeAll(async () => {
+  if (!hasData) return;
+  const dir = mkdtempSync(join(tmpdir(), 'rbdb-page-budgets-'));
+  const db = join(dir, 'benchdb.sqlite');
+  const made = spawnSync(process.execPath, [join(root, 'scripts/db-build.mjs'), '--db', db], {
+    encoding: 'utf8',
+  });
+  expect(made.status, made.stderr).toBe(0);
+  site = await serveBuiltSite(dir, db);
+  const results = built(site.out, 'results');
+  const groups = built(site.out, 'groups');
+  // Two members of a run group, as its page links them: the compare page's answer is the verdicts between them.
+  const groupHtml = readFileSync(join(site.out, groups[0]!, 'index.html'), 'utf8');
+  const pair = [...new Set([...groupHtml.matchAll(/\/results\/([0-9a-f]{64})\//g)].map((m) => m[1]!))].slice(
+    0,
+    2,
+  );
+  expect(pair.length).toBe(2);
+  const pages: [string, string][] = [
+    ['home', '/'],
+    ['explorer', '/explore/'],
+    ...built(site.out, 'explore').map((p): [string, string] => ['explorer', p]),
+    ['machines', '/machines/'],
+    ...built(site.out, 'machines').map((p): [string, string] => ['machine', p]),
+    ['compare', `/compare/?r=${pair.map((id) => id.slice(0, 12)).join(',')}`],
+    ...results.map((p): [string, string] => ['result', p]),
+    ...groups.map((p): [string, string] => ['group', p]),
+    ...built(site.out, 'versions').map((p): [string, string] => ['version', p]),
+  ];
+  for (const screen of SCREENS) {
+    const context = await site.browser.newContext({
+      viewport: { width: screen.width, height: screen.height },
+    });
+    const page = await context.newPage();
+    for (const [kind, path] of pages) {
+      // The compare page and the explorer's own page draw in the browser from fetched JSON: wait for
+      // the network to settle there; every other page is whole when it has loaded.
+      const drawn = kind === 'compare' || path === '/explore/';
+      await page.goto(site.url + path, { waitUntil: drawn ? 'networkidle' : 'load' });
+      measures.push({ kind, path, width: screen.width, ...(await measure(page, ANSWER[kind] ?? [])) });
+    }
+    await context.close();
+  }
+}, 900_000);
+
+afterAll(() => site?.close());
+
+const of = (kinds: string[]) => measures.filter((m) => kinds.includes(m.kind));
+const budget = (width: number) => SCREENS.find((s) => s.width === width)!;
+
+/** What breaks a budget on these pages, one line each, so a failure names every page at once. */
+function overBudget(kinds: string[]): string[] {
+  return of(kinds).flatMap((m) => {
+    const out: string[] = [];
+    const b = budget(m.width);
+    if (m.height > b.budget) out.push(`${m.path} at ${m.width}: ${m.height} px tall (budget ${b.budget})`);
+    if (m.docWidth > m.width) out.push(`${m.path} at ${m.width}: the page is ${m.docWidth} px wide`);
+    for (const t of m.wide) {
+      if (m.width === 1280) out.push(`${m.path} at 1280: ${t.table} is ${t.width} px in a ${t.box} px box`);
+      else if (!t.scrolls || !t.sticky)
+        out.push(
+          `${m.path} at ${m.width}: ${t.table} (${t.width} px) ${t.scrolls ? '' : 'does not scroll in its own box'}${!t.scrolls && !t.sticky ? ' and ' : ''}${t.sticky ? '' : 'has no fixed first column'}`,
+        );
+    }
+    return out;
+  });
+}
+
+describe.skipIf(!hasData)('page budgets on the site built from data/', () => {
+  it('reads every result, group and version page of the build', () => {
+    for (const kind of ['result', 'group', 'version', 'machine', 'explorer'])
+      expect(of([kind]).length, kind).toBeGreaterThan(0);
+  });
+
+  it('result pages: within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['result'])).toEqual([]);
+  });
+
+  it('home, explorer, machines and compare: within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['home', 'explorer', 'machines', 'machine', 'compare'])).toEqual([]);
+  });
+
+  it('run group pages: within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['group'])).toEqual([]);
+  });
+
+  it('version pages: within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['version'])).toEqual([]);
+  });
+
+  it('result, compare, machine, explorer and home pages show their answer in the first screen', () => {
+    const late = of(Object.keys(ANSWER)).flatMap((m) =>
+      m.answer
+        .filter((a) => a.top === null || a.top >= budget(m.width).height)
+        .map(
+          (a) => `${m.path} at ${m.width}: ${a.selector} ${a.top === null ? 'not shown' : `at y=${a.top}`}`,
+        ),
+    );
+    expect(late).toEqual([]);
+  });
+});
