@@ -241,7 +241,8 @@ function print(list) {
         `  home page: does not set them against each other${a || b ? `; against ${(a ?? b).ref}: ${r.ref} ${a ? `"${a.text}"` : 'not listed'}, ${r.version} ${b ? `"${b.text}"` : 'not listed'}` : ''}`,
       );
     }
-    for (const s of home) console.log(`  home page: ${s.inverted ? `(${s.version} vs ${s.ref}) ` : ''}"${s.text}"`);
+    for (const s of home)
+      console.log(`  home page: ${s.inverted ? `(${s.version} vs ${s.ref}) ` : ''}"${s.text}"`);
     if (pages.length === 0) console.log('  version pages: do not set them against each other');
     for (const t of pages) console.log(`  version pages: "${t}"`);
     for (const p of r.problems) console.log(`  CONTRADICTS: ${p}`);

@@ -27,7 +27,10 @@ export interface CellStanding {
   overall: CohortStanding;
   /** Null when the result names no CPU model. */
   sameCpu: CohortStanding | null;
-  /** The cohort's distribution in the read API. */
+  /**
+   * The cohort `overall` ranks in, as the read API gives its distribution: every machine kind and
+   * configuration (config=any); add machine=<key> for the kind `sameCpu` ranks in.
+   */
   cohortUrl: string;
 }
 
@@ -38,7 +41,7 @@ export function standings(cohorts: CohortCache, resultId: string): CellStanding[
     opsPerSec: r.overall.opsPerSec,
     overall: standing(r.overall),
     sameCpu: r.sameCpu ? standing(r.sameCpu) : null,
-    cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}`,
+    cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}?config=any`,
   }));
 }
 
