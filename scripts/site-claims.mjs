@@ -136,6 +136,21 @@ function statementsOf(file, page) {
     };
   });
 }
+/** What the home page says of a kind and configuration besides its figures: "only one version...", what it left out. */
+const homeSections = new Map();
+{
+  const { document } = parseHTML(readFileSync(join(values.site, 'index.html'), 'utf8'));
+  for (const s of document.querySelectorAll('section.version-kind')) {
+    const notes = [...s.querySelectorAll('p.muted')]
+      .map((p) => p.textContent.replace(/\s+/g, ' ').trim())
+      .filter((t) => t.startsWith('Only one version') || t.startsWith('No admitted'));
+    const leftOut = s.querySelector('details.left-out summary')?.textContent.replace(/\s+/g, ' ').trim();
+    homeSections.set(JSON.stringify([s.dataset.machine, s.dataset.config]), [
+      ...notes,
+      ...(leftOut ? [leftOut] : []),
+    ]);
+  }
+}
 const stated = [...statementsOf(join(values.site, 'index.html'), 'home')];
 const versionsDir = join(values.site, 'versions');
 for (const v of existsSync(versionsDir) ? readdirSync(versionsDir) : []) {
@@ -240,6 +255,9 @@ function print(list) {
       console.log(
         `  home page: does not set them against each other${a || b ? `; against ${(a ?? b).ref}: ${r.ref} ${a ? `"${a.text}"` : 'not listed'}, ${r.version} ${b ? `"${b.text}"` : 'not listed'}` : ''}`,
       );
+      const notes = homeSections.get(JSON.stringify([r.machine, r.config]));
+      if (notes === undefined) console.log('  home page: no section for this kind and configuration');
+      for (const t of notes ?? []) console.log(`  home page says: "${t}"`);
     }
     for (const s of home)
       console.log(`  home page: ${s.inverted ? `(${s.version} vs ${s.ref}) ` : ''}"${s.text}"`);

@@ -3,8 +3,8 @@ import type { CohortCache } from './read/cohort-cache.js';
 
 /**
  * Where a stored result's headline cells stand in their cohorts (results of the same workload
- * fingerprint), overall and among the same CPU model: what the submit response carries and the CLI
- * prints. A percentile is given only from MIN_COHORT_FOR_PERCENTILES results up: "top 1%" of three
+ * fingerprint), overall and among the same machine kind (identity.ts; the field keeps its old name,
+ * sameCpu): what the submit response carries and the CLI prints. A percentile is given only from MIN_COHORT_FOR_PERCENTILES results up: "top 1%" of three
  * results would claim what three results cannot show, so below that only the place is given.
  */
 export interface CohortStanding {

@@ -306,7 +306,11 @@ export const OPENAPI_DOCUMENT = {
                 workloadFingerprint: { type: 'string' },
                 opsPerSec: { type: 'number' },
                 overall: standing,
-                sameCpu: standing,
+                sameCpu: {
+                  ...standing,
+                  description:
+                    'among results of the same machine kind (not merely the same CPU model name), every configuration',
+                },
                 cohortUrl: { type: 'string' },
               },
             },
