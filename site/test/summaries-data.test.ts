@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@redis-benchdb/db';
 import {
   configFactsOf,
   configIdentity,
@@ -19,7 +20,6 @@ import {
   type ResultV1,
 } from '@redis-benchdb/result';
 import type { Page } from 'playwright-core';
-import { openDatabase } from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slug } from '../src/lib/routes.js';
 import { type ServedSite, serveBuiltSite } from './served.js';
