@@ -228,7 +228,8 @@ for (const r of [...rows.values()].sort(
 
 if (values.json) console.log(JSON.stringify(out, null, 2));
 else print(out);
-process.exit(contradictions > 0 ? 1 : 0);
+// exitCode, not exit(): exit() drops what a pipe has not yet taken of a long --json.
+process.exitCode = contradictions > 0 ? 1 : 0;
 
 function print(list) {
   const f = (x) => (x === null || x === undefined ? '—' : x.toFixed(2));
