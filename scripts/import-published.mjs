@@ -110,9 +110,10 @@ const runs = [
             provider: 'Linode',
             instanceType: 'Linode 2048',
           },
-    server: redis('2.6.14'),
+    // "Test was executed using the loopback interface.": TCP over the loopback.
+    server: { ...redis('2.6.14'), settings: { transport: 'tcp' } },
     workload: { connections: 50, pipelineDepth: depth },
-    notes: `${SECTION_FACTS} ${depth === 1 ? 'the heading says "without pipelining": one request in flight per connection.' : 'the command line has -P 16.'} ${box === 'E5520' ? `${VIRT}, so this is the bare-metal server.` : 'virtualization: a Linode instance is a virtual machine (the Redis latency documentation calls it "Linux VM on Linode (Xen)").'} ${FROM000}`,
+    notes: `${SECTION_FACTS} transport tcp from "Test was executed using the loopback interface."; ${depth === 1 ? 'the heading says "without pipelining": one request in flight per connection.' : 'the command line has -P 16.'} ${box === 'E5520' ? `${VIRT}, so this is the bare-metal server.` : 'virtualization: a Linode instance is a virtual machine (the Redis latency documentation calls it "Linux VM on Linode (Xen)").'} ${FROM000}`,
   })),
   {
     file: 'redis-docs-old-benchmarks-xeon-x3320.json',
@@ -173,8 +174,8 @@ const runs = [
         'The Linux box is running SLES10 SP3 2.6.16.60-0.54.5-smp, CPU is 2 x Intel X5670 @ 2.93 GHz.',
       cpuModel: 'Intel X5670 @ 2.93 GHz',
     },
-    server: redis('2.4.2'),
-    notes: `Over a unix domain socket (-s /tmp/redis.sock), client pinned with numactl -C 6 on the server's CPU. "Default number of connections": the page gives no number, so connections is null. ${FROM000}`,
+    server: { ...redis('2.4.2'), settings: { transport: 'unix' } },
+    notes: `Over a unix domain socket ("Using a unix domain socket:", -s /tmp/redis.sock: transport unix), client pinned with numactl -C 6 on the server's CPU. "Default number of connections": the page gives no number, so connections is null. ${FROM000}`,
   },
   {
     file: 'redis-io-benchmarks-xeon-x5670-tcp.json',
@@ -189,8 +190,8 @@ const runs = [
         'The Linux box is running SLES10 SP3 2.6.16.60-0.54.5-smp, CPU is 2 x Intel X5670 @ 2.93 GHz.',
       cpuModel: 'Intel X5670 @ 2.93 GHz',
     },
-    server: redis('2.4.2'),
-    notes: `Over the TCP loopback, client pinned with numactl -C 6 on the server's CPU. "Default number of connections": the page gives no number, so connections is null. The copy of the page ends after the "LRANGE (first 450 elements)" line; the Chinese translation (reference/001_c863cb5f54761beb.txt) also prints "LRANGE (first 600 elements): 5296.61 requests per second", which is not imported because the English copy does not print it. ${FROM000}`,
+    server: { ...redis('2.4.2'), settings: { transport: 'tcp' } },
+    notes: `Over the TCP loopback ("Using the TCP loopback:": transport tcp), client pinned with numactl -C 6 on the server's CPU. "Default number of connections": the page gives no number, so connections is null. The copy of the page ends after the "LRANGE (first 450 elements)" line; the Chinese translation (reference/001_c863cb5f54761beb.txt) also prints "LRANGE (first 600 elements): 5296.61 requests per second", which is not imported because the English copy does not print it. ${FROM000}`,
   },
 ];
 
@@ -223,7 +224,7 @@ const valkeyTable = valkeyDoc
   .filter((l) => l.startsWith('|'))
   .join('\n');
 const VALKEY_FACTS =
-  'The setup comes from the reference file\'s own words ("AWS r6g.metal (ARM, Graviton2), valkey-benchmark and the server on the same host, io-threads 1 (single thread), 50 clients, three runs"): connections is 50; io-threads 1 is a server setting, so it is here and not in the workload; the requests per run and the keyspace are not stated (null). The source gives no interval, only one figure per version and row. Labels name a row by its command, pipeline and value columns. The file parsed is the re-tabulation in shared/reference (its sha256 is contentSha256), which lists only the rows that could be read; the issue has more (128- and 1024-byte rows).';
+  'The setup comes from the reference file\'s own words ("AWS r6g.metal (ARM, Graviton2), valkey-benchmark and the server on the same host, io-threads 1 (single thread), 50 clients, three runs"): connections is 50; io-threads 1 is a server setting, so it is server.settings.ioThreads and not in the workload; persistence and the transport are not stated (left out of server.settings); the requests per run and the keyspace are not stated (null). The source gives no interval, only one figure per version and row. Labels name a row by its command, pipeline and value columns. The file parsed is the re-tabulation in shared/reference (its sha256 is contentSha256), which lists only the rows that could be read; the issue has more (128- and 1024-byte rows).';
 const valkeyMachine = {
   description: 'AWS r6g.metal (ARM, Graviton2)',
   cpuModel: 'Graviton2',
@@ -243,7 +244,8 @@ for (const version of ['7.2.6', '8.0.0-rc2']) {
     publishedAt: null,
     importedAt: '2026-11-28T12:00:00Z',
     machine: valkeyMachine,
-    server: { product: 'valkey', version },
+    // "io-threads 1 (single thread)": the one server setting the issue states.
+    server: { product: 'valkey', version, settings: { ioThreads: 1 } },
     tool: { name: 'valkey-benchmark', version: null, commandLine: null },
     workload: { connections: 50 },
     notes: `Valkey ${version}'s columns of a side-by-side table. ${VALKEY_FACTS} No publication date: the reference file says only that a Valkey maintainer opened the issue before the 8.0 release.`,

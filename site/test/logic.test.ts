@@ -110,7 +110,23 @@ describe('filters', () => {
         [row({ virt: 'vm' }), row({ virt: 'bare-metal' }), row({ virt: 'vm' }), row({ virt: null })],
         'virt',
       ),
-    ).toEqual(['vm', 'bare-metal']);
+    ).toEqual([
+      { value: 'vm', text: 'vm' },
+      { value: 'bare-metal', text: 'bare-metal' },
+    ]);
+  });
+
+  it('offer machine kinds by their label, two kinds of one CPU model name apart, and filter by kind', () => {
+    const a = { machine: 'amd-epyc-aaaa', machineLabel: 'AMD EPYC · L1d 32 KiB · L2 512 KiB · 2 vCPU · KVM' };
+    const b = { machine: 'amd-epyc-bbbb', machineLabel: 'AMD EPYC · L1d 32 KiB · L2 1 MiB · 2 vCPU · KVM' };
+    const rows = [row({ id: '1', ...a }), row({ id: '2', ...b }), row({ id: '3', ...b })];
+    expect(options(rows, 'machine')).toEqual([
+      { value: b.machine, text: b.machineLabel },
+      { value: a.machine, text: a.machineLabel },
+    ]);
+    const f = parseFilters(`?machine=${a.machine}`);
+    expect(rows.filter((r) => matches(r, f)).map((r) => r.id)).toEqual(['1']);
+    expect(filtersToSearch(f)).toBe(`?machine=${a.machine}`);
   });
 });
 

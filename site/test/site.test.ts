@@ -255,7 +255,6 @@ describe('hostile metadata', () => {
       '/machines/',
       '/versions/',
       `/compare/?r=${fx.ids.hostile.slice(0, 12)},${fx.ids.base.slice(0, 12)}`,
-      `/results/?cpu=${encodeURIComponent(HOSTILE.cpuModel)}`,
     ];
     const { page: p0 } = await open('/machines/');
     const hostileHrefs = await p0
@@ -264,9 +263,11 @@ describe('hostile metadata', () => {
     await p0.context().close();
     expect(hostileHrefs.length).toBe(1);
     paths.push(hostileHrefs[0]!);
+    // The results list filtered to that machine kind (its slug, as the machines page names it).
+    paths.push(`/results/?machine=${hostileHrefs[0]!.split('/')[2]}`);
     for (const path of paths) {
       const { page, dialogs, errors } = await open(path);
-      await page.waitForTimeout(path.startsWith('/compare/') || path.includes('?cpu=') ? 500 : 0);
+      await page.waitForTimeout(path.startsWith('/compare/') || path.includes('?machine=') ? 500 : 0);
       expect(dialogs, path).toEqual([]);
       expect(errors, path).toEqual([]);
       expect(await page.locator('img[src=x]').count(), path).toBe(0);

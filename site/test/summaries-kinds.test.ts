@@ -204,3 +204,51 @@ describe('a compare across machine kinds', () => {
     await page.context().close();
   });
 });
+
+describe('the results list by machine kind', () => {
+  it('offers each kind by the label the machines page gives it, and filters by kind, not by CPU model name', async () => {
+    const { page: machines } = await site.open('/machines/');
+    // The machines page: each kind's link, its slug and its title.
+    const kinds = await machines
+      .locator('main a[href^="/machines/"]')
+      .evaluateAll((as) =>
+        as
+          .map((a) => ({ href: a.getAttribute('href') ?? '', text: (a.textContent ?? '').trim() }))
+          .filter((a) => /^\/machines\/[^/]+\/$/.test(a.href)),
+      );
+    await machines.context().close();
+    const a = kinds.find((k) => k.text.includes(L2A))!;
+    const b = kinds.find((k) => k.text.includes(L2B))!;
+    expect(a.href).not.toBe(b.href);
+
+    const { page, errors } = await site.open('/results/');
+    const options = await page
+      .locator('select[name=machine] option')
+      .evaluateAll((os) =>
+        os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })),
+      );
+    const slugOf = (href: string) => href.split('/')[2]!;
+    expect(options).toContainEqual({ value: slugOf(a.href), text: a.text });
+    expect(options).toContainEqual({ value: slugOf(b.href), text: b.text });
+    expect(await page.locator('select[name=cpu]').count()).toBe(0);
+    // The column names the kind as the machines page does, linked to it.
+    expect(await page.locator('table.results th').allTextContents()).toContain('Machine kind');
+    await page.context().close();
+
+    // Filtered to kind A: every row is kind A, though kind B shares its CPU model name.
+    const filtered = await site.open(`/results/?machine=${slugOf(a.href)}`);
+    await filtered.page.waitForFunction(() =>
+      /match/.test(document.querySelector('.filter-status')?.textContent ?? ''),
+    );
+    const rows = await filtered.page
+      .locator('table.results tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => tr.querySelector('td:nth-child(4) a')?.getAttribute('href') ?? ''),
+      );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows)).toEqual(new Set([a.href]));
+    expect(errors).toEqual([]);
+    expect(filtered.errors).toEqual([]);
+    await filtered.page.context().close();
+  });
+});

@@ -63,6 +63,7 @@ export function countRank(
     fp: workloadFingerprint,
     cpu: null,
     kind: null,
+    config: null,
     id: resultId,
     ops,
     myCpu: cpuModel,

@@ -31,6 +31,11 @@ export interface CohortMember {
   cpuModel: string | null;
   /** Its machine kind (packages/result identity.ts): what "the same machine" means when ranking. */
   machineKey: string | null;
+  machineLabel: string | null;
+  /** Its server configuration (identity.ts); configDefault 1 for the configuration `run` launches by default. */
+  configKey: string | null;
+  configLabel: string | null;
+  configDefault: number | null;
 }
 
 export interface Cohort {
@@ -45,10 +50,15 @@ export interface Cohort {
 }
 
 export interface CohortOptions {
-  /** Only results from this CPU model (the read API's filter). */
+  /**
+   * Only results from this CPU model name. Several machine kinds may share one (VMs of one "AMD EPYC"
+   * with other caches): a caller that summarises checks the members' machineKey (the read API does).
+   */
   cpuModel?: string;
   /** Only results of this machine kind ("among the same machine kind"). */
   machineKey?: string;
+  /** Only results of this configuration (its key), or 'default': of the configuration `run` launches by default. */
+  config?: string;
 }
 
 /**
@@ -58,18 +68,20 @@ export interface CohortOptions {
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
 export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, ${SIGNER_OF_R} AS signer,
-              r.cpu_model AS cpuModel, r.machine_key AS machineKey
+              r.cpu_model AS cpuModel, r.machine_key AS machineKey, r.machine_label AS machineLabel,
+              r.config_key AS configKey, r.config_label AS configLabel, r.config_default AS configDefault
          FROM cells c INDEXED BY cells_cohort
          JOIN results r INDEXED BY results_site_by_id ON r.id = c.result_id
         WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL AND NOT ${DISPUTED_R}
           AND (@cpu IS NULL OR r.cpu_model = @cpu) AND (@kind IS NULL OR r.machine_key = @kind)
+          AND (@config IS NULL OR (@config = 'default' AND r.config_default = 1) OR r.config_key = @config)
           AND ${ADMITTED_CELL_SQL}
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.result_id`;
 
 type CohortStatement = Database.Statement<
-  [{ fp: string; cpu: string | null; kind: string | null }],
+  [{ fp: string; cpu: string | null; kind: string | null; config: string | null }],
   CohortMember
 >;
 const statements = new WeakMap<BenchDb, CohortStatement>();
@@ -84,6 +96,7 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
     fp: workloadFingerprint,
     cpu: opts.cpuModel ?? null,
     kind: opts.machineKey ?? null,
+    config: opts.config ?? null,
   });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
   return withSigners(workloadFingerprint, members);
@@ -178,7 +191,9 @@ export function countBelow(length: number, at: (i: number) => number, x: number,
 /** The query plan of a cohort, one line per step: a test holds it to the indexes. */
 export function explainCohort(db: BenchDb): string {
   return (
-    db.sqlite.prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`).all({ fp: 'x', cpu: null, kind: null }) as {
+    db.sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`)
+      .all({ fp: 'x', cpu: null, kind: null, config: null }) as {
       detail: string;
     }[]
   )

@@ -21,6 +21,7 @@ export {
   type CohortDistribution,
   cohortDistribution,
   DISTRIBUTION_PERCENTILES,
+  type DistributionOptions,
   MIN_COHORT_FOR_PERCENTILES,
   nearestRank,
 } from './cohort-distribution.js';

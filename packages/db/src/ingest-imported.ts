@@ -58,6 +58,7 @@ export function ingestImported(
   const version = majorMinor(imported.server.version);
   const published = imported.source.publishedAt ? new Date(imported.source.publishedAt) : null;
   // The columns a signed result fills from its environment are null here unless the source said them.
+  const settings = imported.server.settings ?? {};
   const row = {
     id,
     kind: 'imported',
@@ -84,9 +85,15 @@ export function ingestImported(
     server_version_major: version.major,
     server_version_minor: version.minor,
     allocator: null,
-    io_threads: null,
-    persistence_on: null,
-    link_kind: null,
+    io_threads: settings.ioThreads ?? null,
+    persistence_on:
+      settings.appendonly === true || settings.rdbSnapshots === true
+        ? 1
+        : settings.appendonly === false && settings.rdbSnapshots === false
+          ? 0
+          : null,
+    // A TCP transport may be the loopback or a network: the source's word "tcp" does not say which.
+    link_kind: settings.transport === 'unix' ? 'unix' : null,
     warning_codes: '',
     run_group_id: null,
     run_group_label: null,

@@ -23,7 +23,10 @@ export interface ResultFilter {
   serverProduct?: string;
   /** As the server reported it, e.g. `7.2.4`. */
   serverVersion?: string;
+  /** The CPU model name: several machine kinds may share one (`machine` tells them apart). */
   cpuModel?: string;
+  /** One machine kind: its key (packages/result identity.ts), as each result carries it. */
+  machine?: string;
   virtualizationKind?: string;
 }
 
@@ -74,6 +77,12 @@ export interface SearchResult {
   virtualizationKind: string | null;
   serverProduct: string | null;
   serverVersion: string | null;
+  /** The machine kind and the configuration (identity.ts, migration 9); null where a row predates them. */
+  machineKey: string | null;
+  machineLabel: string | null;
+  configKey: string | null;
+  configLabel: string | null;
+  configDefault: number | null;
   warningCodes: string[];
   /**
    * The cells that match the filter's cell fields, in run order; when none is set, the result's
@@ -98,7 +107,9 @@ const CELL_MATCH = `(@test IS NULL OR c.test = @test)
 const WINDOW_SQL = `SELECT id, kind, received_at AS receivedAt, retracted_at AS retractedAt, started_at AS startedAt,
          suite_id AS suiteId, suite_profile AS suiteProfile, cpu_model AS cpuModel, cpu_cores AS cpuCores,
          virtualization_kind AS virtualizationKind, server_product AS serverProduct,
-         server_version AS serverVersion, warning_codes AS warningCodes
+         server_version AS serverVersion, warning_codes AS warningCodes, machine_key AS machineKey,
+         machine_label AS machineLabel, config_key AS configKey, config_label AS configLabel,
+         config_default AS configDefault
     FROM results INDEXED BY results_site_list
    WHERE (received_at, id) < (@atReceived, @atId)
    ORDER BY received_at DESC, id DESC
@@ -107,6 +118,7 @@ const WINDOW_SQL = `SELECT id, kind, received_at AS receivedAt, retracted_at AS 
 const SEARCH_SQL = `SELECT w.* FROM (${WINDOW_SQL}) w
    WHERE w.retractedAt IS NULL
      AND (@cpuModel IS NULL OR w.cpuModel = @cpuModel)
+     AND (@machine IS NULL OR w.machineKey = @machine)
      AND (@serverProduct IS NULL OR w.serverProduct = @serverProduct)
      AND (@serverVersion IS NULL OR w.serverVersion = @serverVersion)
      AND (@virtualizationKind IS NULL OR w.virtualizationKind = @virtualizationKind)
@@ -190,6 +202,7 @@ function bind(f: ResultFilter, after: SearchPosition): Params {
     connections: f.connections ?? null,
     valueSize: f.valueSize ?? null,
     cpuModel: f.cpuModel ?? null,
+    machine: f.machine ?? null,
     serverProduct: f.serverProduct ?? null,
     serverVersion: f.serverVersion ?? null,
     virtualizationKind: f.virtualizationKind ?? null,

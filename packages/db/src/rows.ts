@@ -3,7 +3,7 @@ import {
   configFactsOf,
   configIdentity,
   type ImportedV1,
-  importedConfigFacts,
+  importedConfigIdentity,
   importedMachineFacts,
   machineFactsOf,
   machineIdentity,
@@ -157,9 +157,10 @@ export function identityColumns(kind: 'signed' | 'imported', doc: ResultV1 | Imp
   const m = machineIdentity(
     kind === 'signed' ? machineFactsOf(doc as ResultV1) : importedMachineFacts(doc as ImportedV1),
   );
-  const c = configIdentity(
-    kind === 'signed' ? configFactsOf(doc as ResultV1) : importedConfigFacts(doc as ImportedV1),
-  );
+  const c =
+    kind === 'signed'
+      ? configIdentity(configFactsOf(doc as ResultV1))
+      : importedConfigIdentity(doc as ImportedV1);
   return {
     machine_key: m.key,
     machine_label: m.label,

@@ -226,19 +226,49 @@ export function importedMachineFacts(r: ImportedV1): MachineFacts {
   };
 }
 
-/** An imported result states none of these settings in a form the identity reads: all unknown. */
-export function importedConfigFacts(_r: ImportedV1): ConfigFacts {
+/**
+ * What an imported result's source states of the configuration (server.settings): each setting it
+ * does not state is unknown, so it pools with no signed result, whose settings are all recorded.
+ */
+export function importedConfigFacts(r: ImportedV1): ConfigFacts {
+  const s = r.server.settings ?? {};
   return {
-    ioThreads: null,
+    ioThreads: s.ioThreads ?? null,
     ioThreadsDoReads: null,
-    appendonly: null,
+    appendonly: s.appendonly ?? null,
     appendfsync: null,
-    save: null,
-    transport: null,
+    // Off is save ""; on without its schedule stays unknown in the key (the label says "RDB snapshots").
+    save: s.rdbSnapshots === false ? '' : null,
+    transport: s.transport ?? null,
     topology: null,
     allocator: null,
     maxmemoryBytes: null,
     maxmemoryPolicy: null,
     resp3: null,
   };
+}
+
+/**
+ * An imported result's configuration: the key as configIdentity's, the label what the source states
+ * followed by what it does not ("io-threads 1 · not stated: persistence, transport, ..."), never
+ * "?" for a setting a reader would take for a measured unknown.
+ */
+export function importedConfigIdentity(r: ImportedV1): ConfigIdentity {
+  const s = r.server.settings ?? {};
+  const stated: string[] = [];
+  const not: string[] = [];
+  if (s.ioThreads !== undefined) stated.push(`io-threads ${s.ioThreads}`);
+  else not.push('io-threads');
+  if (s.appendonly === undefined && s.rdbSnapshots === undefined) not.push('persistence');
+  else {
+    if (s.appendonly !== undefined) stated.push(s.appendonly ? 'AOF' : 'no AOF');
+    else not.push('AOF');
+    if (s.rdbSnapshots !== undefined) stated.push(s.rdbSnapshots ? 'RDB snapshots' : 'no RDB');
+    else not.push('RDB');
+  }
+  if (s.transport !== undefined) stated.push(s.transport);
+  else not.push('transport');
+  not.push('topology', 'allocator', 'maxmemory', 'RESP3');
+  const { key, isDefault } = configIdentity(importedConfigFacts(r));
+  return { key, isDefault, label: [...stated, `not stated: ${not.join(', ')}`].join(' · ') };
 }

@@ -96,6 +96,7 @@ export {
   configIdentity,
   type Identity,
   importedConfigFacts,
+  importedConfigIdentity,
   importedMachineFacts,
   type MachineFacts,
   machineFactsOf,

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   admissionReasons,
   type ConfigFacts,
   configIdentity,
+  type ImportedV1,
+  importedConfigFacts,
+  importedConfigIdentity,
   leftOutText,
   type MachineFacts,
   machineIdentity,
@@ -143,5 +147,40 @@ describe('admission', () => {
     expect(spreadLabel(1)).toBe("95% interval of the result's trials");
     for (const k of [2, 3, 4, 5]) expect(spreadLabel(k)).toBe(`range of ${k} results`);
     expect(spreadLabel(6)).toBe('95% interval of the median of 6 results');
+  });
+});
+
+describe("an imported result's configuration", () => {
+  const imported = (f: string) =>
+    JSON.parse(readFileSync(new URL(`../../../data/imported/${f}`, import.meta.url), 'utf8')) as ImportedV1;
+
+  it('shows what the source states and says "not stated" for the rest, never "?"', () => {
+    // valkey-io/valkey#1026: "io-threads 1 (single thread)"; persistence and transport not stated.
+    const valkey = importedConfigIdentity(imported('valkey-1026-r6g-metal-valkey-8.0.0-rc2.json'));
+    expect(valkey.label).toBe(
+      'io-threads 1 · not stated: persistence, transport, topology, allocator, maxmemory, RESP3',
+    );
+    expect(valkey.isDefault).toBe(false);
+    // redis.io's X5670 over a unix domain socket, and over the TCP loopback: two configurations.
+    const unix = importedConfigIdentity(imported('redis-io-benchmarks-xeon-x5670-unix-socket.json'));
+    const tcp = importedConfigIdentity(imported('redis-io-benchmarks-xeon-x5670-tcp.json'));
+    expect(unix.label).toMatch(/^unix · not stated: io-threads, persistence, topology/);
+    expect(tcp.label).toMatch(/^tcp · not stated: io-threads, persistence, topology/);
+    expect(unix.key).not.toBe(tcp.key);
+    // A page that states none of them.
+    const none = importedConfigIdentity(imported('redis-io-benchmarks-keyspace-set.json'));
+    expect(none.label).toBe(
+      'not stated: io-threads, persistence, transport, topology, allocator, maxmemory, RESP3',
+    );
+    for (const c of [valkey, unix, tcp, none]) expect(c.label).not.toContain('?');
+  });
+
+  it('never pools with a signed result, even where what it states agrees', () => {
+    const valkey = importedConfigIdentity(imported('valkey-1026-r6g-metal-valkey-7.2.6.json'));
+    expect(valkey.key).toBe(
+      configIdentity(importedConfigFacts(imported('valkey-1026-r6g-metal-valkey-7.2.6.json'))).key,
+    );
+    expect(valkey.key).not.toBe(configIdentity(defaults).key);
+    expect(valkey.key.startsWith('c1|1|')).toBe(true);
   });
 });

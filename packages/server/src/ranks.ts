@@ -3,8 +3,8 @@ import type { CohortCache } from './read/cohort-cache.js';
 
 /**
  * Where a stored result's headline cells stand in their cohorts (results of the same workload
- * fingerprint), overall and among the same CPU model: what the submit response carries and the CLI
- * prints. A percentile is given only from MIN_COHORT_FOR_PERCENTILES results up: "top 1%" of three
+ * fingerprint), overall and among the same machine kind (identity.ts; the field keeps its old name,
+ * sameCpu): what the submit response carries and the CLI prints. A percentile is given only from MIN_COHORT_FOR_PERCENTILES results up: "top 1%" of three
  * results would claim what three results cannot show, so below that only the place is given.
  */
 export interface CohortStanding {
@@ -27,7 +27,10 @@ export interface CellStanding {
   overall: CohortStanding;
   /** Null when the result names no CPU model. */
   sameCpu: CohortStanding | null;
-  /** The cohort's distribution in the read API. */
+  /**
+   * The cohort `overall` ranks in, as the read API gives its distribution: every machine kind and
+   * configuration (config=any); add machine=<key> for the kind `sameCpu` ranks in.
+   */
   cohortUrl: string;
 }
 
@@ -38,7 +41,7 @@ export function standings(cohorts: CohortCache, resultId: string): CellStanding[
     opsPerSec: r.overall.opsPerSec,
     overall: standing(r.overall),
     sameCpu: r.sameCpu ? standing(r.sameCpu) : null,
-    cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}`,
+    cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}?config=any`,
   }));
 }
 

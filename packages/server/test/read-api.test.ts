@@ -12,6 +12,7 @@ import {
 } from '@redis-benchdb/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type RunningServer, startServer } from '../dist/index.js';
+import { LIST_PARAMETERS } from '../dist/read/query.js';
 import { ROUTES } from '../dist/routes/method-not-allowed.js';
 import { request, tempDbPath } from './fixtures.js';
 
@@ -175,21 +176,27 @@ describe('GET /api/v1/results/:id', () => {
 });
 
 describe('GET /api/v1/cohorts/:fingerprint', () => {
-  it("gives a workload's count and percentiles of ops/s, overall and on one CPU model", async () => {
+  it("gives a workload's count and percentiles of ops/s: default configuration, every kind or one", async () => {
     const row = reader.sqlite
       .prepare(
         // A cohort holds the cells admission admits (packages/result admission.ts): no client-bound, busy-host... cell.
-        `SELECT c.workload_fingerprint AS fp, count(*) AS n FROM cells c JOIN results r ON r.id = c.result_id
-          WHERE c.label = 'GET' AND ${ADMITTED_CELL_SQL} GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+        `SELECT c.workload_fingerprint AS fp, count(*) AS n, sum(r.config_default = 1) AS d
+           FROM cells c JOIN results r ON r.id = c.result_id
+          WHERE c.label = 'GET' AND ${ADMITTED_CELL_SQL} GROUP BY 1 ORDER BY 3 DESC LIMIT 1`,
       )
-      .get() as { fp: string; n: number };
+      .get() as { fp: string; n: number; d: number };
+    // Unless asked, the default configuration alone: io-threads 2 or AOF members are a view of their own.
     const reply = await request(`${api}/cohorts/${row.fp}`);
     expect(reply.status, reply.text).toBe(200);
     const body = reply.json as {
       count: number;
+      configuration: string;
+      machines: { key: string; count: number }[];
       opsPerSec: { min: number; max: number; percentiles: Record<string, number> };
     };
-    expect(body.count).toBe(row.n);
+    expect(body).toMatchObject({ count: row.d, configuration: 'default', machine: null });
+    expect(body.machines.reduce((n, m) => n + m.count, 0)).toBe(row.d);
+    expect((await request(`${api}/cohorts/${row.fp}?config=any`)).json.count).toBe(row.n);
     const p = body.opsPerSec.percentiles;
     expect([body.opsPerSec.min, p.p10, p.p25, p.p50, p.p75, p.p90, body.opsPerSec.max]).toEqual(
       [body.opsPerSec.min, p.p10, p.p25, p.p50, p.p75, p.p90, body.opsPerSec.max].sort((a, b) => a! - b!),
@@ -198,17 +205,17 @@ describe('GET /api/v1/cohorts/:fingerprint', () => {
       reader.sqlite
         .prepare(
           `SELECT c.ops_median AS v FROM cells c JOIN results r ON r.id = c.result_id
-            WHERE c.workload_fingerprint = ? AND ${ADMITTED_CELL_SQL} ORDER BY 1`,
+            WHERE c.workload_fingerprint = ? AND r.config_default = 1 AND ${ADMITTED_CELL_SQL} ORDER BY 1`,
         )
         .all(row.fp) as { v: number }[]
     ).map((r) => r.v);
     expect(p.p50).toBe(ops[Math.ceil(ops.length / 2) - 1]);
 
-    const cpu = (reader.sqlite.prepare('SELECT cpu_model AS c FROM results LIMIT 1').get() as { c: string })
-      .c;
-    const narrowed = await request(`${api}/cohorts/${row.fp}?cpuModel=${encodeURIComponent(cpu)}`);
-    expect(narrowed.json).toMatchObject({ cpuModel: cpu });
-    expect(narrowed.json.count as number).toBeLessThan(body.count);
+    // One machine kind: its members alone.
+    const kind = body.machines[0]!;
+    const narrowed = await request(`${api}/cohorts/${row.fp}?machine=${encodeURIComponent(kind.key)}`);
+    expect(narrowed.json).toMatchObject({ machine: { key: kind.key }, count: kind.count });
+    if (body.machines.length > 1) expect(kind.count).toBeLessThan(body.count);
   });
 
   it('refuses what is not a fingerprint, and says what one is', async () => {
@@ -263,5 +270,33 @@ describe('GET /api/v1/openapi.json', () => {
         ref,
       ).toBeDefined();
     }
+  });
+
+  it('documents the parameters each read takes, cpuModel of a cohort as deprecated, and the cohort answers as documented', async () => {
+    const doc = (await request(`${api}/openapi.json`)).json as unknown as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; deprecated?: boolean }[] } }>;
+      components: { schemas: Record<string, { required: string[] }> };
+    };
+    const query = (path: string) => doc.paths[path]!.get.parameters.filter((p) => p.in === 'query');
+    expect(
+      query('/api/v1/results')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([...LIST_PARAMETERS].sort());
+    const cohort = query('/api/v1/cohorts/{fingerprint}');
+    expect(cohort.map((p) => [p.name, p.deprecated === true])).toEqual([
+      ['machine', false],
+      ['config', false],
+      ['cpuModel', true],
+    ]);
+    // Each documented query parameter is taken (an undocumented one is refused as unknown).
+    const none = `${api}/cohorts/sha256:${'0'.repeat(64)}`;
+    const taken = await request(`${none}?machine=${encodeURIComponent('m1|x')}&config=any`);
+    expect(taken.status, taken.text).toBe(200);
+    for (const field of doc.components.schemas.Cohort!.required) expect(taken.json).toHaveProperty(field);
+    expect(doc.components.schemas.ResultSummary!).toBeDefined();
+    const listed = (await request(`${api}/results?limit=1`)).json.results as Record<string, unknown>[];
+    expect(listed[0]).toHaveProperty('machine');
+    expect(listed[0]).toHaveProperty('configuration');
   });
 });

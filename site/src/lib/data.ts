@@ -199,14 +199,18 @@ export function indexRows(): import('./filters.js').IndexRow[] {
   const base = new Map<string, Record<string, SiteCellRow>>();
   for (const c of headlineCells()) base.set(c.resultId, { ...base.get(c.resultId), [c.label]: c });
   const adHoc = new Map(adHocCells(database()).map((a) => [a.resultId, a]));
+  // The machines page's slug and title of each kind: the list names a kind as that page does.
+  const kindTitles = new Map(machines().map((b) => [b.slug, b.title]));
   index = allResults().map((r) => {
     const b = base.get(r.id);
     const a = adHoc.get(r.id);
+    const machine = machineSlugOf(r);
     return {
       id: r.id,
       kind: r.kind,
       receivedAt: r.receivedAt,
-      cpu: r.cpuModel,
+      machine,
+      machineLabel: kindTitles.get(machine) ?? null,
       virt: r.virtualizationKind,
       product: r.serverProduct,
       version: r.serverVersion,

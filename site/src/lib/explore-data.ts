@@ -244,8 +244,8 @@ function bar(
         values: {
           product: r.serverProduct ?? undefined,
           version: r.serverVersion ?? undefined,
-          cpu: r.cpuModel ?? undefined,
-          virt: r.virtualizationKind ?? undefined,
+          // The bar's machine kind, not its CPU model name (which other kinds may share).
+          machine: machineSlugOf(r),
         },
         clean: false,
       }),

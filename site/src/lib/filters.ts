@@ -6,7 +6,12 @@ export interface IndexRow {
   id: string;
   kind: 'signed' | 'imported';
   receivedAt: string;
-  cpu: string | null;
+  /**
+   * The machine kind (packages/result identity.ts): its slug, as the machines page names it, and its
+   * label. Two VMs sharing a CPU model name but not their caches are two kinds, two options.
+   */
+  machine: string | null;
+  machineLabel: string | null;
   virt: string | null;
   product: string | null;
   version: string | null;
@@ -28,15 +33,23 @@ export interface IndexRow {
   firstOps: number | null;
 }
 
+interface Filter {
+  label: string;
+  /** The value kept in the URL. */
+  get: (r: IndexRow) => string | null;
+  /** What the option shows, when not the value itself. */
+  text?: (r: IndexRow) => string | null;
+}
+
 export const FILTERS = {
   product: { label: 'Server', get: (r: IndexRow) => r.product },
   version: { label: 'Version', get: (r: IndexRow) => r.version },
-  cpu: { label: 'CPU', get: (r: IndexRow) => r.cpu },
+  machine: { label: 'Machine kind', get: (r: IndexRow) => r.machine, text: (r: IndexRow) => r.machineLabel },
   virt: { label: 'VM or bare metal', get: (r: IndexRow) => r.virt },
   allocator: { label: 'Allocator', get: (r: IndexRow) => r.allocator },
   link: { label: 'Link', get: (r: IndexRow) => r.link },
   profile: { label: 'Suite profile', get: (r: IndexRow) => r.profile },
-} as const;
+} as const satisfies Record<string, Filter>;
 
 export type FilterKey = keyof typeof FILTERS;
 export const FILTER_KEYS = Object.keys(FILTERS) as FilterKey[];
@@ -75,7 +88,7 @@ export function matches(r: IndexRow, f: Filters): boolean {
   for (const k of FILTER_KEYS) {
     const want = f.values[k];
     if (!want) continue;
-    const have = FILTERS[k].get(r);
+    const have = (FILTERS[k] as Filter).get(r);
     if (have === null) return false;
     if (k === 'version' ? !(have === want || have.startsWith(`${want}.`)) : have !== want) return false;
   }
@@ -83,11 +96,17 @@ export function matches(r: IndexRow, f: Filters): boolean {
 }
 
 /** The distinct values of a filter in the index, most common first: the options of its <select>. */
-export function options(rows: readonly IndexRow[], k: FilterKey): string[] {
-  const n = new Map<string, number>();
+export function options(rows: readonly IndexRow[], k: FilterKey): { value: string; text: string }[] {
+  const f: Filter = FILTERS[k];
+  const n = new Map<string, { text: string; count: number }>();
   for (const r of rows) {
-    const v = FILTERS[k].get(r);
-    if (v !== null) n.set(v, (n.get(v) ?? 0) + 1);
+    const v = f.get(r);
+    if (v === null) continue;
+    const o = n.get(v) ?? { text: f.text?.(r) ?? v, count: 0 };
+    o.count++;
+    n.set(v, o);
   }
-  return [...n.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([v]) => v);
+  return [...n.entries()]
+    .sort((a, b) => b[1].count - a[1].count || a[1].text.localeCompare(b[1].text))
+    .map(([value, o]) => ({ value, text: o.text }));
 }

@@ -21,8 +21,9 @@ export interface ListRow {
   server: string;
   /** Allocator and link, under the server. */
   serverNote: string;
-  cpu: string | null;
-  virt: string | null;
+  /** The machine kind's label (identity.ts) and its machines page. */
+  machine: string | null;
+  machineHref: string | null;
   figures: { key: SortKey; text: string }[];
 }
 
@@ -45,7 +46,7 @@ export function listRow(r: IndexRow): ListRow {
       kind: r.kind,
       product: r.product,
       version: r.version,
-      cpu: r.cpu,
+      cpu: r.machineLabel,
       date: r.date,
       profile: r.profile,
       tests: r.tests,
@@ -55,8 +56,8 @@ export function listRow(r: IndexRow): ListRow {
     what: whatRan({ profile: r.profile, tests: r.tests }),
     server: `${productName(r.product)}${r.version ? ` ${r.version}` : ''}`,
     serverNote: [r.allocator, r.link].filter(Boolean).join(' · '),
-    cpu: r.cpu,
-    virt: r.virt,
+    machine: r.machineLabel,
+    machineHref: r.machine ? paths.machine(r.machine) : null,
     figures: [
       { key: 'get-ops', text: ops(r.getOps) },
       { key: 'get-p99', text: us(r.getP99Us) },

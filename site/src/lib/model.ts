@@ -249,10 +249,11 @@ function fromImported(rec: SiteResultRecord): Omit<ResultView, 'machineKind' | '
       product: doc.server.product,
       version: doc.server.version,
       allocator: null,
-      ioThreads: null,
+      // What the source states of the server (imported.v1 server.settings), else unknown.
+      ioThreads: doc.server.settings?.ioThreads ?? null,
       persistence: null,
     },
-    link: { kind: null, rttP50Us: null },
+    link: { kind: doc.server.settings?.transport === 'unix' ? 'unix' : null, rttP50Us: null },
     warnings: [],
     environmentFingerprint: null,
     copyOf: null,

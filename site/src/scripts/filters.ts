@@ -79,7 +79,13 @@ function rowElement(r: IndexRow): HTMLTableRowElement {
     el('td', {}, box),
     el('td', {}, ...result),
     el('td', {}, ...under(l.server, l.serverNote)),
-    el('td', {}, ...under(l.cpu, l.virt)),
+    el(
+      'td',
+      {},
+      l.machineHref
+        ? el('a', { href: l.machineHref }, submitted(l.machine))
+        : submitted(l.machine ?? 'machine unknown'),
+    ),
     ...l.figures.map((x) => el('td', { class: 'num' }, x.text)),
   ];
   return el('tr', { 'data-id': l.id, ...sortData(r) }, ...cells) as HTMLTableRowElement;

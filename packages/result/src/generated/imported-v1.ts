@@ -90,6 +90,27 @@ export interface ImportedMachine {
 export interface ImportedServer {
   product: 'redis' | 'valkey' | 'keydb' | 'dragonfly' | 'unknown';
   version: string | null;
+  /**
+   * The server settings the source states, each only where it does: a setting left out is not stated (the site says so), never a tool's or a server's default. Optional: a source that states none leaves it out; `notes` says which sentence each comes from.
+   */
+  settings?: {
+    /**
+     * io-threads: 1 for a source that says the server ran single-threaded.
+     */
+    ioThreads?: number;
+    /**
+     * How the client reached the server: tcp (a TCP connection, the loopback included), unix (a unix domain socket) or tls.
+     */
+    transport?: 'tcp' | 'unix' | 'tls';
+    /**
+     * AOF on (true) or off (false), as the source says.
+     */
+    appendonly?: boolean;
+    /**
+     * RDB snapshots on (true) or off (false, save ""), as the source says.
+     */
+    rdbSnapshots?: boolean;
+  };
 }
 /**
  * The benchmark client that produced the figures.

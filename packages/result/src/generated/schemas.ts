@@ -2142,6 +2142,33 @@ export const importedV1Schema = {
           maxLength: 64,
           pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]*$',
         },
+        settings: {
+          description:
+            "The server settings the source states, each only where it does: a setting left out is not stated (the site says so), never a tool's or a server's default. Optional: a source that states none leaves it out; `notes` says which sentence each comes from.",
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ioThreads: {
+              description: 'io-threads: 1 for a source that says the server ran single-threaded.',
+              type: 'integer',
+              minimum: 1,
+              maximum: 128,
+            },
+            transport: {
+              description:
+                'How the client reached the server: tcp (a TCP connection, the loopback included), unix (a unix domain socket) or tls.',
+              enum: ['tcp', 'unix', 'tls'],
+            },
+            appendonly: {
+              description: 'AOF on (true) or off (false), as the source says.',
+              type: 'boolean',
+            },
+            rdbSnapshots: {
+              description: 'RDB snapshots on (true) or off (false, save ""), as the source says.',
+              type: 'boolean',
+            },
+          },
+        },
       },
     },
     ImportedTool: {

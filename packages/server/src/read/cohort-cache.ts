@@ -1,4 +1,5 @@
 import { type BenchDb, type HeadlineRank, RankIndex } from '@redis-benchdb/db';
+import type { CohortQuery } from './read-worker.js';
 
 /**
  * Cohort distributions as last read (their JSON), until the database changes. A cohort of 10,000
@@ -44,18 +45,18 @@ export class CohortCache {
   /** The distribution's JSON, from the cache or from `read` (which runs the query off the event loop). */
   async get(
     workloadFingerprint: string,
-    cpuModel: string | undefined,
-    read: (workloadFingerprint: string, cpuModel: string | undefined) => Promise<string>,
+    query: CohortQuery,
+    read: (workloadFingerprint: string, query: CohortQuery) => Promise<string>,
   ): Promise<string> {
     const state = `${this.#written}:${this.#db.sqlite.pragma('data_version', { simple: true })}`;
     if (state !== this.#seen) {
       this.#entries.clear();
       this.#seen = state;
     }
-    const key = `${workloadFingerprint}\n${cpuModel ?? ''}`;
+    const key = JSON.stringify([workloadFingerprint, query.machine, query.config, query.cpuModel]);
     let d = this.#entries.get(key);
     if (d === undefined) {
-      d = await read(workloadFingerprint, cpuModel);
+      d = await read(workloadFingerprint, query);
       // Kept only if nothing was written meanwhile: it may predate that write.
       if (state !== this.#seen) return d;
       // Oldest first out: a Map keeps insertion order.

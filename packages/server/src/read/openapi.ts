@@ -4,7 +4,7 @@ import {
   MIN_COHORT_FOR_PERCENTILES,
   SEARCH_SCAN_LIMIT,
 } from '@redis-benchdb/db';
-import { VIRTUALIZATION_KINDS } from './query.js';
+import { MAX_MACHINE_KEY, VIRTUALIZATION_KINDS } from './query.js';
 
 /**
  * The service's OpenAPI 3.1 document, served at GET /api/v1/openapi.json. Written by hand: the
@@ -37,6 +37,18 @@ const idParam = {
   schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
 };
 const nullable = (type: string) => ({ type: [type, 'null'] });
+const machineParam = (description: string) => ({
+  name: 'machine',
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_MACHINE_KEY, pattern: '^m1\\|' },
+});
+const kind = {
+  type: ['object', 'null'],
+  required: ['key', 'label'],
+  properties: { key: { type: 'string' }, label: nullable('string') },
+};
 
 const standing = {
   type: ['object', 'null'],
@@ -75,7 +87,11 @@ export const OPENAPI_DOCUMENT = {
           int('connections', 'a cell used this many connections'),
           text('serverProduct', 'redis, valkey, keydb, dragonfly, ...'),
           text('serverVersion', 'as the server reported it, e.g. 7.2.4'),
-          text('cpuModel', "the client machine's CPU model, as /proc/cpuinfo names it"),
+          text(
+            'cpuModel',
+            "the client machine's CPU model name, as /proc/cpuinfo names it; several machine kinds may share one (machine tells them apart)",
+          ),
+          machineParam('one machine kind: machine.key of a result, URL-encoded'),
           {
             name: 'virtualizationKind',
             in: 'query',
@@ -152,9 +168,31 @@ export const OPENAPI_DOCUMENT = {
             required: true,
             schema: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
           },
-          text('cpuModel', 'only results from this CPU model'),
+          machineParam(
+            'one machine kind: machine.key of a result in GET /api/v1/results, URL-encoded; left out, every kind (the answer lists them in machines)',
+          ),
+          {
+            name: 'config',
+            in: 'query',
+            required: false,
+            description:
+              'default (the configuration `redis-benchdb run` launches by default: io-threads 1, no persistence, TCP, standalone, jemalloc), any (every configuration), or configuration.key of a result, URL-encoded',
+            schema: { type: 'string', minLength: 1, maxLength: MAX_MACHINE_KEY, default: 'default' },
+          },
+          {
+            name: 'cpuModel',
+            in: 'query',
+            required: false,
+            deprecated: true,
+            description:
+              'deprecated: several machine kinds share a CPU model name ("AMD EPYC" VMs with other caches) and a cohort never pools them. Answered, with a Deprecation header, only where the name is one machine kind in the cohort; otherwise 400 AMBIGUOUS_CPU_MODEL, whose message lists the machine keys to pass instead. Not with machine',
+            schema: { type: 'string', minLength: 1, maxLength: MAX_MACHINE_KEY },
+          },
         ],
-        responses: { 200: json({ $ref: '#/components/schemas/Cohort' }, 'the distribution'), 400: error },
+        responses: {
+          200: json({ $ref: '#/components/schemas/Cohort' }, 'the distribution'),
+          400: error,
+        },
       },
     },
     '/api/v1/health': {
@@ -209,6 +247,22 @@ export const OPENAPI_DOCUMENT = {
           serverProduct: nullable('string'),
           serverVersion: nullable('string'),
           warningCodes: { type: 'array', items: { type: 'string' } },
+          machine: {
+            ...kind,
+            description:
+              'the machine kind (CPU vendor, model, family/model/stepping, cores, threads, caches, virtualization, container all equal): pass key as machine= to the cohorts and this list',
+          },
+          configuration: {
+            type: ['object', 'null'],
+            required: ['key', 'label', 'isDefault'],
+            properties: {
+              key: { type: 'string' },
+              label: nullable('string'),
+              isDefault: { type: 'boolean' },
+            },
+            description:
+              "the server's configuration (io-threads, persistence, transport, topology, allocator): pass key as config= to the cohorts",
+          },
           url: { type: 'string' },
           pagePath: { type: 'string' },
           cells: {
@@ -252,7 +306,11 @@ export const OPENAPI_DOCUMENT = {
                 workloadFingerprint: { type: 'string' },
                 opsPerSec: { type: 'number' },
                 overall: standing,
-                sameCpu: standing,
+                sameCpu: {
+                  ...standing,
+                  description:
+                    'among results of the same machine kind (not merely the same CPU model name), every configuration',
+                },
                 cohortUrl: { type: 'string' },
               },
             },
@@ -261,10 +319,37 @@ export const OPENAPI_DOCUMENT = {
       },
       Cohort: {
         type: 'object',
-        required: ['workloadFingerprint', 'cpuModel', 'count', 'distinctSigners', 'opsPerSec'],
+        required: [
+          'workloadFingerprint',
+          'machine',
+          'configuration',
+          'cpuModel',
+          'machines',
+          'count',
+          'distinctSigners',
+          'opsPerSec',
+        ],
         properties: {
           workloadFingerprint: { type: 'string' },
-          cpuModel: nullable('string'),
+          machine: { ...kind, description: 'the machine kind asked for; null: every kind' },
+          configuration: {
+            description: "'default', 'any', or the configuration asked for",
+            oneOf: [{ enum: ['default', 'any'] }, kind],
+          },
+          cpuModel: { ...nullable('string'), description: 'the deprecated cpuModel asked for, or null' },
+          machines: {
+            type: 'array',
+            description: 'the machine kinds among the members, most members first',
+            items: {
+              type: 'object',
+              required: ['key', 'label', 'count'],
+              properties: { key: nullable('string'), label: nullable('string'), count: { type: 'integer' } },
+            },
+          },
+          deprecation: {
+            type: 'string',
+            description: 'present when cpuModel was given: what to pass instead',
+          },
           count: { type: 'integer' },
           distinctSigners: { type: 'integer' },
           opsPerSec: {

@@ -55,6 +55,7 @@ export class ReadPool {
       const full = { ...task, dbPath: this.#db.path } as ReadTask;
       const reply = this.#pool ? ((await this.#pool.run(full)) as ReadReply) : readFrom(this.#db, full);
       this.#readMs += (reply.ms - this.#readMs) / 16;
+      if (reply.refusal) throw new HttpError(reply.refusal.code, 400, reply.refusal.message);
       return reply.json;
     } finally {
       this.#queued--;
