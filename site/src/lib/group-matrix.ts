@@ -85,7 +85,7 @@ export function matrixAgainst(members: readonly ResultView[], b: number): Matrix
   const base = members[b]!;
   const rows = workloadsOf(members).map(({ label, note }) => {
     const cell = comparison.cells.find((c) => c.label === label);
-    const baseCell = base.cells.find((c) => c.label === label);
+    const baseCell = cell && base.cells.find((c) => c.workloadFingerprint === cell.fp);
     const entries: MatrixEntry[] = members.map((m, i) => {
       if (!cell || !baseCell) return { kind: 'none', why: `the baseline has no ${label} cell` };
       const k = order.indexOf(i);
@@ -100,6 +100,8 @@ export function matrixAgainst(members: readonly ResultView[], b: number): Matrix
             : `no ${label} cell`,
         };
       const paired = cell.paired?.[k] ?? null;
+      const other = m.cells.find((c) => c.workloadFingerprint === cell.fp);
+      const flags = [...new Set([...(baseCell.noVerdict ?? []), ...(other?.noVerdict ?? [])])];
       return {
         kind: 'ratio',
         ratio,
@@ -110,6 +112,7 @@ export function matrixAgainst(members: readonly ResultView[], b: number): Matrix
           : 'ratio of medians, not interleaved',
         instead: paired ? 'one round' : 'not interleaved',
         verdict,
+        flags,
         href: null,
       };
     });

@@ -29,6 +29,8 @@ export type MatrixEntry =
       /** Shown in the interval's place where there is none: "medians", "one round". */
       instead: string;
       verdict: Verdict;
+      /** The no-verdict warnings on either side (DRIFT, UNSTABLE...): why an interval that excludes 1 says nothing. */
+      flags: string[];
       /** The page the paired interval comes from (a version page's figure rests on a group); null on that group's own page. */
       href: string | null;
     }

@@ -39,9 +39,14 @@ function matrixCells(): SiteCellRow[] {
 const name = (product: string, version: string) => `${product} ${version}`;
 
 /** "redis 7.9.224 (8.0-m01)": a pre-release reports an internal number, so its archive's tag goes beside it. */
-function withTag(product: string, version: string, cells: readonly SiteCellRow[]): string {
+function withTag(
+  product: string,
+  version: string,
+  cells: readonly SiteCellRow[],
+  tagOf: (resultId: string) => string | null,
+): string {
   const one = cells.find((c) => c.serverProduct === product && c.serverVersion === version);
-  const tag = one ? factsOf(one.resultId).tag : null;
+  const tag = one ? tagOf(one.resultId) : null;
   return tag && tag !== version ? `${name(product, version)} (${tag})` : name(product, version);
 }
 
@@ -50,8 +55,13 @@ export function versionMatrices(product: string | null, version: string | null):
   return matricesOf(matrixCells(), product, version);
 }
 
-/** The matrices for one version over these cells; default configuration first, then by machine kind. */
-export function matricesOf(all: readonly SiteCellRow[], product: string, version: string): VersionMatrix[] {
+/** The matrices for one version over these cells: default configuration first, then the fullest. */
+export function matricesOf(
+  all: readonly SiteCellRow[],
+  product: string,
+  version: string,
+  tagOf: (resultId: string) => string | null = (id) => factsOf(id).tag,
+): VersionMatrix[] {
   const byKind = new Map<string, SiteCellRow[]>();
   for (const c of all) {
     if (!comparable(c) || !c.serverProduct || !c.serverVersion) continue;
@@ -83,11 +93,8 @@ export function matricesOf(all: readonly SiteCellRow[], product: string, version
           return ref.length > 0
             ? { kind: 'baseline', ops: median(ref.map((c) => c.opsMedian!)) }
             : { kind: 'none', why: `no admitted ${label} result of ${name(product, version)} here` };
-        const f = figure(
-          label,
-          ref,
-          admitted.filter((c) => c.serverProduct === p && c.serverVersion === v && c.label === label),
-        );
+        const theirs = admitted.filter((c) => c.serverProduct === p && c.serverVersion === v && c.label === label);
+        const f = figure(label, ref, theirs);
         if (f.basis === 'none' || f.ratio === null) return { kind: 'none', why: f.verdict.text };
         return {
           kind: 'ratio',
@@ -100,6 +107,7 @@ export function matricesOf(all: readonly SiteCellRow[], product: string, version
               : `ratio of medians of ${f.results![1]} and ${f.results![0]} results, not run together`,
           instead: f.basis === 'paired' ? 'one round' : 'medians',
           verdict: f.verdict,
+          flags: [...new Set([...ref, ...theirs].flatMap((c) => (c.noVerdict ? c.noVerdict.split(',') : [])))],
           href: f.groupId ? paths.group(f.groupId) : null,
         };
       });
@@ -114,7 +122,7 @@ export function matricesOf(all: readonly SiteCellRow[], product: string, version
       matrix: {
         baseline: 0,
         columns: columns.map(([p, v]) => ({
-          name: withTag(p, v, kindCells),
+          name: withTag(p, v, kindCells, tagOf),
           href: paths.version(versionSlugOf({ serverProduct: p, serverVersion: v })),
           notes: [],
         })),
@@ -123,9 +131,13 @@ export function matricesOf(all: readonly SiteCellRow[], product: string, version
       leftOut,
     });
   }
+  // The default configuration first, then the kinds with the most figures: the first screen shows the fullest answer.
+  const figures = (v: VersionMatrix) =>
+    v.matrix.rows.flatMap((r) => r.entries).filter((e) => e.kind === 'ratio').length;
   return out.sort(
     (a, b) =>
       Number(b.isDefault) - Number(a.isDefault) ||
+      figures(b) - figures(a) ||
       a.machineLabel.localeCompare(b.machineLabel) ||
       a.configLabel.localeCompare(b.configLabel),
   );
