@@ -101,7 +101,7 @@ export function matrixAgainst(members: readonly ResultView[], b: number): Matrix
         };
       const paired = cell.paired?.[k] ?? null;
       const other = m.cells.find((c) => c.workloadFingerprint === cell.fp);
-      const flags = [...new Set([...(baseCell.noVerdict ?? []), ...(other?.noVerdict ?? [])])];
+      const flags = [...new Set([...baseCell.noVerdict, ...(other?.noVerdict ?? [])])];
       return {
         kind: 'ratio',
         ratio,
