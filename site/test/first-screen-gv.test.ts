@@ -243,7 +243,10 @@ describe.skipIf(dirs.length === 0)('group pages: the first screen', () => {
         const shown = (await shownMatrix(page))!;
         const where = `${path}, baseline ${mine[b]!.label}`;
         expect(shown.baselineBlock, where).toBe(String(b));
-        expect(shown.columns.findIndex((c) => c.baseline), where).toBe(b);
+        expect(
+          shown.columns.findIndex((c) => c.baseline),
+          where,
+        ).toBe(b);
         checkWords(where, shown);
         for (const row of shown.rows)
           row.entries.forEach((e, i) => {
@@ -360,7 +363,8 @@ describe.skipIf(dirs.length === 0)('group and version pages: budgets', () => {
         expect(m.pageWidth, where).toBeLessThanOrEqual(width);
         for (const t of m.tables) {
           if (width === 1280) expect(t.width, `${where}: table ${t.name}`).toBeLessThanOrEqual(t.box + 1);
-          else if (t.width > t.box + 1) expect(t.scrolls, `${where}: table ${t.name} scrolls in its box`).toBe(true);
+          else if (t.width > t.box + 1)
+            expect(t.scrolls, `${where}: table ${t.name} scrolls in its box`).toBe(true);
         }
         if (width === 390) {
           // The matrix's workload column stays put while its box scrolls.
@@ -371,7 +375,11 @@ describe.skipIf(dirs.length === 0)('group and version pages: budgets', () => {
             if (!box) return null;
             box.scrollLeft = box.scrollWidth;
             const th = box.querySelector('tbody th')!;
-            return { th: th.getBoundingClientRect().left, box: box.getBoundingClientRect().left, moved: box.scrollLeft };
+            return {
+              th: th.getBoundingClientRect().left,
+              box: box.getBoundingClientRect().left,
+              moved: box.scrollLeft,
+            };
           });
           if (fixed) {
             expect(fixed.moved, where).toBeGreaterThan(0);

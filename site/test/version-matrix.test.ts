@@ -69,7 +69,8 @@ describe("a version page's matrices", () => {
     // A kind without this version: no matrix on its page.
     cell('redis', '7.2.6', 'GET', 1, { key: 'm1|c', label: 'Kind C' }),
   ];
-  const tags = (id: string) => (cells.find((c) => c.resultId === id)?.serverVersion === '7.9.224' ? '8.0-m01' : null);
+  const tags = (id: string) =>
+    cells.find((c) => c.resultId === id)?.serverVersion === '7.9.224' ? '8.0-m01' : null;
   const ms = matricesOf(cells, 'valkey', '8.0.1', tags);
 
   it('has one per machine kind and configuration holding the version: default first, the fullest first', () => {

@@ -48,7 +48,9 @@ export function groupHead(members: readonly ResultView[]): GroupHead {
       : null;
   // Each column names the run-wide warnings that set its member apart, where the figures are read.
   const caveats = groupCaveats(members);
-  const notes = members.map((m) => caveats.filter((c) => c.members.includes(memberName(m))).map((c) => c.code));
+  const notes = members.map((m) =>
+    caveats.filter((c) => c.members.includes(memberName(m))).map((c) => c.code),
+  );
   const matrices = members.map((_, i) => {
     const m = matrixAgainst(members, i);
     return { ...m, columns: m.columns.map((c, k) => ({ ...c, notes: notes[k]! })) };
@@ -130,7 +132,8 @@ function workloadsOf(members: readonly ResultView[]): { label: string; note: str
   const count = (label: string) => members.filter((m) => m.cells.some((c) => c.label === label)).length;
   const slo = new Map<string, string>();
   for (const m of members)
-    for (const c of m.cells) if (c.slo && !slo.has(c.label)) slo.set(c.label, `max ops/s at ${c.slo.objective}`);
+    for (const c of m.cells)
+      if (c.slo && !slo.has(c.label)) slo.set(c.label, `max ops/s at ${c.slo.objective}`);
   return [
     ...MATRIX_LABELS.filter((w) => count(w.label) >= 2),
     ...[...slo].filter(([l]) => count(l) >= 2).map(([label, note]) => ({ label, note })),

@@ -6,8 +6,8 @@ import { MATRIX_LABELS, type Matrix, type MatrixEntry } from './matrix.js';
 import { paths } from './routes.js';
 import { safeStrings } from './text.js';
 import { comparable, figure } from './version-verdicts.js';
-import { factsOf } from './versions-data.js';
 import { compareVersions } from './versions.js';
+import { factsOf } from './versions-data.js';
 
 /**
  * A version page's first answer (issue 28): on each machine kind and configuration that holds the
@@ -82,37 +82,46 @@ export function matricesOf(
       ...new Map(
         admitted
           .filter((c) => !(c.serverProduct === product && c.serverVersion === version))
-          .map((c) => [name(c.serverProduct!, c.serverVersion!), [c.serverProduct!, c.serverVersion!] as const]),
+          .map((c) => [
+            name(c.serverProduct!, c.serverVersion!),
+            [c.serverProduct!, c.serverVersion!] as const,
+          ]),
       ).values(),
     ].sort(([pa, va], [pb, vb]) => pa.localeCompare(pb) || compareVersions(va, vb));
     const columns = [[product, version] as const, ...others];
-    const rows = MATRIX_LABELS.filter((w) => admitted.some((c) => c.label === w.label)).map(({ label, note }) => {
-      const ref = mine.filter((c) => c.label === label);
-      const entries: MatrixEntry[] = columns.map(([p, v], i) => {
-        if (i === 0)
-          return ref.length > 0
-            ? { kind: 'baseline', ops: median(ref.map((c) => c.opsMedian!)) }
-            : { kind: 'none', why: `no admitted ${label} result of ${name(product, version)} here` };
-        const theirs = admitted.filter((c) => c.serverProduct === p && c.serverVersion === v && c.label === label);
-        const f = figure(label, ref, theirs);
-        if (f.basis === 'none' || f.ratio === null) return { kind: 'none', why: f.verdict.text };
-        return {
-          kind: 'ratio',
-          ratio: f.ratio,
-          low: f.low,
-          high: f.high,
-          basis:
-            f.basis === 'paired'
-              ? `paired, ${f.rounds} round${f.rounds === 1 ? '' : 's'} of run group ${f.groupId!.slice(0, 12)}`
-              : `ratio of medians of ${f.results![1]} and ${f.results![0]} results, not run together`,
-          instead: f.basis === 'paired' ? 'one round' : 'medians',
-          verdict: f.verdict,
-          flags: [...new Set([...ref, ...theirs].flatMap((c) => (c.noVerdict ? c.noVerdict.split(',') : [])))],
-          href: f.groupId ? paths.group(f.groupId) : null,
-        };
-      });
-      return { label, note, entries };
-    });
+    const rows = MATRIX_LABELS.filter((w) => admitted.some((c) => c.label === w.label)).map(
+      ({ label, note }) => {
+        const ref = mine.filter((c) => c.label === label);
+        const entries: MatrixEntry[] = columns.map(([p, v], i) => {
+          if (i === 0)
+            return ref.length > 0
+              ? { kind: 'baseline', ops: median(ref.map((c) => c.opsMedian!)) }
+              : { kind: 'none', why: `no admitted ${label} result of ${name(product, version)} here` };
+          const theirs = admitted.filter(
+            (c) => c.serverProduct === p && c.serverVersion === v && c.label === label,
+          );
+          const f = figure(label, ref, theirs);
+          if (f.basis === 'none' || f.ratio === null) return { kind: 'none', why: f.verdict.text };
+          return {
+            kind: 'ratio',
+            ratio: f.ratio,
+            low: f.low,
+            high: f.high,
+            basis:
+              f.basis === 'paired'
+                ? `paired, ${f.rounds} round${f.rounds === 1 ? '' : 's'} of run group ${f.groupId!.slice(0, 12)}`
+                : `ratio of medians of ${f.results![1]} and ${f.results![0]} results, not run together`,
+            instead: f.basis === 'paired' ? 'one round' : 'medians',
+            verdict: f.verdict,
+            flags: [
+              ...new Set([...ref, ...theirs].flatMap((c) => (c.noVerdict ? c.noVerdict.split(',') : []))),
+            ],
+            href: f.groupId ? paths.group(f.groupId) : null,
+          };
+        });
+        return { label, note, entries };
+      },
+    );
     const first = kindCells[0]!;
     out.push({
       machineLabel: first.machineLabel ?? '?',

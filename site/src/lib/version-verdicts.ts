@@ -150,7 +150,11 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
 }
 
 /** One label's figure for `other` against `ref`, by the rule above. */
-export function figure(label: string, ref: readonly SiteCellRow[], other: readonly SiteCellRow[]): VersionFigure {
+export function figure(
+  label: string,
+  ref: readonly SiteCellRow[],
+  other: readonly SiteCellRow[],
+): VersionFigure {
   if (ref.length === 0) return none(label, `no admitted ${label} result of the reference version`);
   if (other.length === 0) return none(label, `no admitted ${label} result of this version`);
   const paired = pairedFigure(label, ref, other);
