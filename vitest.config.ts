@@ -89,6 +89,8 @@ const LONG = new Set([
   // Issue 27: each builds a site (data/, and a synthetic one) and reads it in Chromium: 153 s and 93 s.
   'site/test/summaries-data.test.ts',
   'site/test/summaries-kinds.test.ts',
+  // Issue 28: the site from data/, every group and version page in Chromium at two widths.
+  'site/test/first-screen-gv.test.ts',
   'scripts/test/bench-scripts.test.ts',
   'scripts/test/dataset-run.test.ts',
   'packages/engine/test/slo-tracks-server.test.ts',

@@ -151,13 +151,24 @@ describe.skipIf(machines.length === 0)('the real dataset on the built site', () 
         .sort(),
     );
     expect(crowded).toContain('could run on one CPU (1)');
-    // Before the table a reader compares with.
+    // Before the cell-by-cell table; the first screen's matrix names the code on each such column.
     const order = await page.evaluate(() => {
       const c = document.querySelector('section.caveats');
-      const t = document.querySelector('table');
+      const t = document.querySelector('table.compare-cells');
       return c && t ? c.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
     });
     expect(order).toBeGreaterThan(0);
+    const flagged = await page
+      .locator('.vs-default table.matrix thead th')
+      .evaluateAll((ths) =>
+        ths
+          .filter((th) =>
+            [...th.querySelectorAll('.note-code')].some((a) => a.textContent === 'IO_THREADS_OVER_CPUS'),
+          )
+          .map((th) => (th as HTMLElement).dataset.column),
+      );
+    expect(flagged.length).toBe(4);
+    for (const name of flagged) expect(name).toMatch(/ · io-threads 2$/);
     expect(errors).toEqual([]);
     await page.context().close();
   });

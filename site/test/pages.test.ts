@@ -66,6 +66,13 @@ async function open(path: string, width: number, js = true): Promise<{ page: Pag
   return { page, errors };
 }
 
+/** Opens every folded section (group and version pages fold their details under the first answer), to read what it holds. */
+function unfold(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    for (const d of document.querySelectorAll('details')) d.open = true;
+  });
+}
+
 const pageKinds = () => [
   '/',
   '/results/',
@@ -120,6 +127,7 @@ describe('the version page', () => {
     const all = VERSIONS.map((v) => `${v.product} ${v.version}`);
     for (const v of VERSIONS) {
       const { page } = await open(version(v.product, v.version), 1280);
+      await unfold(page);
       const blocks = await sideBySide(page);
       const main = blocks.find((b) => b.machine === MAIN_MACHINE && b.config.includes('io-threads 1'))!;
       expect(main.versions, v.version).toEqual(all);
@@ -264,9 +272,7 @@ describe('charts', () => {
       for (const path of paths) {
         const { page } = await open(path, width);
         // A result page folds its charts (issue 28): unfold them, as a reader would, to see them drawn.
-        await page.evaluate(() => {
-          for (const d of document.querySelectorAll('details.charts')) (d as HTMLDetailsElement).open = true;
-        });
+        await unfold(page);
         // The drawing shown at this width (a chart holds a wide and a narrow one).
         const problems = await page.locator('svg.chart-svg:visible').evaluateAll((svgs) =>
           svgs.flatMap((svg, n) => {

@@ -3,6 +3,7 @@ import type { Comparison } from './compare.js';
 import { database, resultView } from './data.js';
 import type { EmbedTarget } from './embed.js';
 import { type GroupCaveat, groupCaveats, groupPage, memberName } from './group.js';
+import { type GroupHead, groupHead } from './group-matrix.js';
 import type { CellView, ResultView } from './model.js';
 import { toResultView } from './model.js';
 import { resultCharts } from './result-charts.js';
@@ -45,6 +46,8 @@ export function prepareResult(id: string): PreparedResult {
 /** What a run group's page renders. */
 export interface PreparedGroup {
   names: string[];
+  /** The first screen: machine kind, configuration, and the matrix against each member. */
+  head: GroupHead;
   caveats: GroupCaveat[];
   comparison: Comparison | null;
   targets: EmbedTarget[];
@@ -58,6 +61,7 @@ export function prepareGroup(groupId: string, ids: readonly string[]): PreparedG
   const { comparison, targets } = groupPage(groupId, members);
   return {
     names: members.map(memberName),
+    head: groupHead(members),
     caveats: groupCaveats(members),
     comparison,
     targets,

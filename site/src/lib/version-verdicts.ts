@@ -78,6 +78,11 @@ const none = (label: string, why: string): VersionFigure => ({
 
 const flags = (c: SiteCellRow) => (c.noVerdict ? c.noVerdict.split(',') : []);
 
+/** A cell the rule may read: signed, measured, not a copy, of a known machine kind and configuration (admission aside). */
+export function comparable(c: SiteCellRow): boolean {
+  return c.kind === 'signed' && c.opsMedian !== null && c.copyOf === null && !!c.machineKey && !!c.configKey;
+}
+
 let built: KindSection[] | null = null;
 /** Every machine kind and configuration with versions of one product to set side by side; default configuration first. */
 export function versionSections(): KindSection[] {
@@ -88,8 +93,7 @@ export function versionSections(): KindSection[] {
 export function sections(all: readonly SiteCellRow[]): KindSection[] {
   const byKind = new Map<string, SiteCellRow[]>();
   for (const c of all) {
-    if (c.kind !== 'signed' || c.opsMedian === null || c.copyOf !== null || !c.machineKey || !c.configKey)
-      continue;
+    if (!comparable(c)) continue;
     const k = `${c.machineKey}\u0000${c.configKey}`;
     byKind.set(k, [...(byKind.get(k) ?? []), c]);
   }
@@ -151,7 +155,11 @@ export function sections(all: readonly SiteCellRow[]): KindSection[] {
 }
 
 /** One label's figure for `other` against `ref`, by the rule above. */
-function figure(label: string, ref: readonly SiteCellRow[], other: readonly SiteCellRow[]): VersionFigure {
+export function figure(
+  label: string,
+  ref: readonly SiteCellRow[],
+  other: readonly SiteCellRow[],
+): VersionFigure {
   if (ref.length === 0) return none(label, `no admitted ${label} result of the reference version`);
   if (other.length === 0) return none(label, `no admitted ${label} result of this version`);
   const paired = pairedFigure(label, ref, other);

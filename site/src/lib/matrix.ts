@@ -1,0 +1,68 @@
+import type { Verdict } from '@redis-benchdb/result/verdict';
+
+/**
+ * The first screen's answer on group and version pages (issue 28): a few workloads down, the
+ * servers across, each entry a ratio to one baseline with its interval and the rule's verdict.
+ * Plain data: group-matrix.ts and version-matrix.ts fill it by the project's existing rules,
+ * components/Matrix.astro draws it.
+ */
+export interface MatrixColumn {
+  /** "valkey 8.0.1 · io-threads 2": server and setting, never a hash. */
+  name: string;
+  href: string | null;
+  /** Run-wide warnings that set this column apart (IO_THREADS_OVER_CPUS): a reader sees them beside the figures. */
+  notes: string[];
+}
+
+export type MatrixEntry =
+  /** The baseline's own cell: its median ops/s, what every ratio in its row is over. */
+  | { kind: 'baseline'; ops: number }
+  | {
+      kind: 'ratio';
+      /** Column over baseline. */
+      ratio: number;
+      /** Paired 95% interval of the ratio; null when the evidence gives none (unpaired, or one round). */
+      low: number | null;
+      high: number | null;
+      /** What the figure rests on, in a few words: "paired, 3 rounds", "ratio of medians, 2 and 1 results". */
+      basis: string;
+      /** Shown in the interval's place where there is none: "medians", "one round". */
+      instead: string;
+      verdict: Verdict;
+      /** The no-verdict warnings on either side (DRIFT, UNSTABLE...): why an interval that excludes 1 says nothing. */
+      flags: string[];
+      /** The page the paired interval comes from (a version page's figure rests on a group); null on that group's own page. */
+      href: string | null;
+    }
+  /** No figure: the cell is missing on either side, or mostly errors. */
+  | { kind: 'none'; why: string };
+
+export interface MatrixRow {
+  /** "GET", "SET P16": the suite's own label. */
+  label: string;
+  /** "no pipelining", "pipeline 16": what sets it apart from its neighbours. */
+  note: string;
+  entries: MatrixEntry[];
+}
+
+export interface Matrix {
+  /** The column every ratio is over. */
+  baseline: number;
+  columns: MatrixColumn[];
+  rows: MatrixRow[];
+}
+
+/**
+ * The workloads that answer "which is faster" at a glance: the standard suite's baseline and
+ * pipelined GET and SET, by the suite's labels (every profile names them so). SLO cells follow,
+ * wherever a result has them (lib/slo.ts).
+ */
+export const MATRIX_LABELS: readonly { label: string; note: string }[] = [
+  { label: 'GET', note: 'no pipelining' },
+  { label: 'SET', note: 'no pipelining' },
+  { label: 'GET P16', note: 'pipeline 16' },
+  { label: 'SET P16', note: 'pipeline 16' },
+];
+
+/** "1.02×"; two decimals, as the group table and the version rule print ratios. */
+export const times = (x: number) => `${x.toFixed(2)}×`;
