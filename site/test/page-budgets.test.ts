@@ -67,7 +67,7 @@ function measure(page: Page, selectors: string[]) {
     const wide = [...document.querySelectorAll('main table')].filter(shown).flatMap((t) => {
       const box = scroller(t);
       // The room inside a box: its content width (clientWidth counts its padding too).
-      const inner = (e: HTMLElement) => {
+      const inner = (e: Element) => {
         const s = getComputedStyle(e);
         return e.clientWidth - Number.parseFloat(s.paddingLeft) - Number.parseFloat(s.paddingRight);
       };
