@@ -4,7 +4,7 @@ export { ClusterModeError, clusterRefusal } from './cluster/routing.js';
 export { keySlot } from './cluster/slots.js';
 export { ClusterTopologyError, parseShards, parseSlots } from './cluster/topology.js';
 export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
-export { ConnectError, ControlPlane, parseInfo } from './control.js';
+export { ConnectError, ControlPlane } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export {
   type InterleavedCell,

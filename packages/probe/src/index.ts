@@ -51,7 +51,6 @@ export {
   type DescribeServerNotes,
   describeServer,
   detectProduct,
-  parseInfo,
   type RawServerFacts,
   readServerFacts,
   type ServerCommands,

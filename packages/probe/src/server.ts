@@ -12,21 +12,11 @@
  *   - Otherwise Redis if there is a `redis_version`, else unknown.
  */
 
+import { parseInfo } from '@redis-benchdb/result';
 import { findServerBuild } from './build-manifest.js';
 import { cleanServer } from './clean.js';
 import { known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
-
-/** INFO text → field map (the same rules as the engine's parseInfo; probe does not import it). */
-export function parseInfo(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    if (!line || line.startsWith('#')) continue;
-    const i = line.indexOf(':');
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return out;
-}
 
 export const CONFIG_UNAVAILABLE = 'CONFIG GET is disabled on this server (renamed or ACL)';
 export const CLIENT_LIST_UNAVAILABLE = 'CLIENT LIST is disabled on this server (renamed or ACL)';

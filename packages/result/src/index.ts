@@ -132,6 +132,7 @@ export {
   percentileFromDistribution,
   redisBenchmarkFlags,
 } from './import/redis-benchmark.js';
+export { parseInfo } from './info.js';
 export {
   checkJsonStructure,
   JsonStructureError,
