@@ -9,7 +9,7 @@ import {
   type ResultV1,
   resultCellAdmission,
 } from '@redis-benchdb/result';
-import { cliName, shellQuote } from './run/invocation.js';
+import { cliName, shellQuote } from './invocation.js';
 
 /**
  * Submitting talks to the ingest service over HTTP only. A submission the service could not take

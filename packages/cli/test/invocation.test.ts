@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliName, connectionFlags, pnpmName, shellQuote, signalExitCode } from '../src/run/invocation.js';
+import { cliName, pnpmName, shellQuote, signalExitCode } from '../src/invocation.js';
+import { connectionFlags } from '../src/run/cleanup-hint.js';
 import { addSqlite } from '../src/run/local-database.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rbdb-invocation-'));

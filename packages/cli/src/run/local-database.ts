@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type BenchDb, openDatabase } from '@redis-benchdb/db';
 import { CliError } from '../errors.js';
-import { type Invocation, invocation, startWords } from './invocation.js';
+import { type Invocation, invocation, startWords } from '../invocation.js';
 
 /**
  * The local SQLite database is optional: better-sqlite3 is a native module, so the npm package
