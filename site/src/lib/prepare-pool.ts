@@ -32,10 +32,12 @@ export function preparedGroup(id: string, ids: string[]): Promise<PreparedGroup>
 async function submit(task: Task): Promise<Prepared> {
   const file = process.env[WORKER_ENV];
   if (!file) return runTask(task);
+  const threads = Math.max(1, Math.min(availableParallelism(), 4));
+  // Every thread kept for the whole build: each one opens the database and warms its caches once.
   pool ??= new Tinypool({
     filename: file,
-    minThreads: 0,
-    maxThreads: Math.max(1, Math.min(availableParallelism(), 4)),
+    minThreads: threads,
+    maxThreads: threads,
     // A young generation of 192 MB, four times Node 20's default (three 16 MB semi-spaces): each page's
     // charts and views are short-lived, and with the default the workers spent 9% of their samples
     // collecting them (measured at 10,000 results: pages 164 s, then 151 s with this and the main
