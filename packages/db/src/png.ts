@@ -23,7 +23,7 @@ export const PNG_SETTINGS = {
   background: '#fff',
   /**
    * A chart's width: its standalone SVG (about 380 units, the narrow drawing) at 1.6x, a blog
-   * column's, where its text reads at 18 px (site/src/lib/embed.ts STANDALONE_PX says the same).
+   * column's, where its text reads at 18 px; the site offers its image embeds at this width.
    */
   chartWidthPx: 600,
   /** An Open Graph card's (og.svg). */
