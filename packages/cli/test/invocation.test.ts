@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliName, pnpmName, shellQuote, signalExitCode } from '../src/invocation.js';
+import { addSqlite } from '../src/local-database.js';
 import { connectionFlags } from '../src/run/cleanup-hint.js';
-import { addSqlite } from '../src/run/local-database.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rbdb-invocation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
