@@ -1,8 +1,9 @@
 // The layout rules of the architecture issues, held so that they do not erode one commit at a time:
-// no source file over 400 lines, no function over 110 (but the few named below), no import circle
-// between files, inside a package or across packages (a package's entry point counts as the files it
-// re-exports), and no live code importing from a database migration.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// no source file over 400 lines; no function over 110 lines but the one named below, which stays
+// under 220; no import circle between files, inside a package or across packages (a package's entry
+// point counts as the files it re-exports); and no live code importing from a database migration.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -14,20 +15,15 @@ const MAX_LINES = 400;
 /** A function longer than this hides its steps: name them as functions of their own. */
 const MAX_FUNCTION_LINES = 110;
 /**
- * The functions over MAX_FUNCTION_LINES today, each with its length when it was listed: one may
- * shrink, none may grow, and a new one is not added here but split. Each is a sequence of steps that
- * issue 32 asks to name; they are long, not tangled.
+ * The functions over MAX_FUNCTION_LINES today, and why each is left so: a sequence of steps still to
+ * be named (issue 32), long but not tangled. None may pass LONG_FUNCTION_CAP, and a new long
+ * function is split, not added here.
  */
-const LONG_FUNCTIONS: Record<string, number> = {
-  // One probe after another (CPU, memory, OS, virtualization, power, NUMA...), each with its fallback.
-  'packages/probe/src/machine.ts probeMachine': 213,
-  // A single run from start to the kept result: server, session, cells, drift, document, keep, submit.
-  'packages/cli/src/run/single-run.ts runOnce': 188,
-  // INFO, CONFIG and CLIENT LIST read into the result's server block, one fact at a time.
-  'packages/probe/src/server.ts describeServer': 188,
-  // An imported result's rows; packages/db/src is being regrouped by others and is left for then.
-  'packages/db/src/ingest-imported.ts ingestImported': 129,
+const LONG_FUNCTIONS: Record<string, string> = {
+  'packages/db/src/ingest-imported.ts ingestImported':
+    "an imported result's rows; packages/db/src is being edited by others and is regrouped later",
 };
+const LONG_FUNCTION_CAP = 220;
 
 /** Files generated from the schemas (scripts/gen-result-types.mjs) are not written by hand. */
 const isGenerated = (file: string) => file.includes('/generated/');
@@ -127,12 +123,12 @@ describe('the source layout', () => {
     expect(long).toEqual([]);
   });
 
-  it(`has no function over ${MAX_FUNCTION_LINES} lines but the listed ones, and none of those grew`, () => {
+  it(`has no function over ${MAX_FUNCTION_LINES} lines but the listed ones, under ${LONG_FUNCTION_CAP}`, () => {
     const all = files.filter((f) => !isGenerated(f)).flatMap(functionLengths);
     const long = all.filter((f) => f.lines > MAX_FUNCTION_LINES && !(f.name in LONG_FUNCTIONS));
     expect(long).toEqual([]);
-    const grew = all.filter((f) => f.name in LONG_FUNCTIONS && f.lines > LONG_FUNCTIONS[f.name]!);
-    expect(grew).toEqual([]);
+    const overCap = all.filter((f) => f.name in LONG_FUNCTIONS && f.lines > LONG_FUNCTION_CAP);
+    expect(overCap).toEqual([]);
     // The list names functions that exist: a renamed or split one leaves it.
     const names = new Set(all.map((f) => f.name));
     expect(Object.keys(LONG_FUNCTIONS).filter((n) => !names.has(n))).toEqual([]);
@@ -154,7 +150,7 @@ describe('the source layout', () => {
     expect(circles(graph)).toEqual([]);
   });
 
-  it('finds a circle when there is one (the check itself works)', () => {
+  it('finds a circle when there is one, and measures functions (the checks themselves work)', () => {
     const a = join(ROOT, 'a.ts');
     const b = join(ROOT, 'b.ts');
     expect(
@@ -165,9 +161,22 @@ describe('the source layout', () => {
         ]),
       ),
     ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
-    // It measures functions: a long one is seen, with its name.
-    const lengths = functionLengths(join(PACKAGES, 'probe/src/machine.ts'));
-    expect(lengths.find((f) => f.name.endsWith(' probeMachine'))?.lines).toBeGreaterThan(MAX_FUNCTION_LINES);
+    // It measures functions: a long one is seen, with its name and length, and so is one inside it.
+    const dir = mkdtempSync(join(tmpdir(), 'rbdb-architecture-'));
+    try {
+      const body = Array.from({ length: MAX_FUNCTION_LINES }, (_, i) => `  const x${i} = ${i};`).join('\n');
+      const file = join(dir, 'long.ts');
+      writeFileSync(
+        file,
+        `export function long() {\n${body}\n  const inner = () => {\n    return 1;\n  };\n}\n`,
+      );
+      expect(functionLengths(file).map((f) => [f.name.split(' ')[1], f.lines])).toEqual([
+        ['long', MAX_FUNCTION_LINES + 5],
+        ['inner', 3],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // And it resolves what real files import: engine's index re-exports its options.
     expect(importsOf(join(PACKAGES, 'cli/src/commands/run.ts'))).toContain(
       join(PACKAGES, 'engine/src/options.ts'),
