@@ -23,6 +23,8 @@ export default defineConfig({
         '@redis-benchdb/result',
         'linkedom',
         '@observablehq/plot',
+        // Finds its worker entry beside its own file: bundled, it would look beside the page's chunk.
+        'tinypool',
       ],
     },
   },

@@ -1,14 +1,29 @@
-// The layout rules of the architecture issue, held so that they do not erode one commit at a time:
-// no source file over 400 lines, and no import circle between files, inside a package or across
-// packages (a package's entry point counts as the files it re-exports).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// The layout rules of the architecture issues, held so that they do not erode one commit at a time:
+// no source file over 400 lines; no function over 110 lines but the one named below, which stays
+// under 220; no import circle between files, inside a package or across packages (a package's entry
+// point counts as the files it re-exports); and no live code importing from a database migration.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGES = join(ROOT, 'packages');
 const MAX_LINES = 400;
+/** A function longer than this hides its steps: name them as functions of their own. */
+const MAX_FUNCTION_LINES = 110;
+/**
+ * The functions over MAX_FUNCTION_LINES today, and why each is left so: a sequence of steps still to
+ * be named (issue 32), long but not tangled. None may pass LONG_FUNCTION_CAP, and a new long
+ * function is split, not added here.
+ */
+const LONG_FUNCTIONS: Record<string, string> = {
+  'packages/db/src/ingest-imported.ts ingestImported':
+    "an imported result's rows; packages/db/src is being edited by others and is regrouped later",
+};
+const LONG_FUNCTION_CAP = 220;
 
 /** Files generated from the schemas (scripts/gen-result-types.mjs) are not written by hand. */
 const isGenerated = (file: string) => file.includes('/generated/');
@@ -23,6 +38,36 @@ function sources(dir: string): string[] {
 
 const packageDirs = readdirSync(PACKAGES).filter((p) => statSync(join(PACKAGES, p, 'src')).isDirectory());
 const files = packageDirs.flatMap((p) => sources(join(PACKAGES, p, 'src')));
+
+/** Every function with a body in a file, as `file name` and its length in lines. */
+function functionLengths(file: string): { name: string; lines: number }[] {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+  const found: { name: string; lines: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const p = node.parent;
+      const name =
+        node.name?.getText(source) ||
+        (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p))
+          ? p.name.getText(source)
+          : '(anonymous)');
+      found.push({
+        name: `${relative(ROOT, file)} ${name}`,
+        lines: line(node.end) - line(node.getStart(source)) + 1,
+      });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** A database migration (packages/db): frozen once released, so nothing that changes may lean on it. */
+const isMigration = (file: string) => /-migration\.ts$|\/schema-v1\.ts$/.test(file);
+/** The ordered list of migrations, the one live file that imports them. */
+const MIGRATION_LIST = join(PACKAGES, 'db/src/migrations.ts');
 
 /** `@redis-benchdb/engine/options` → packages/engine/src/options.ts, by each package's exports. */
 function packageEntry(spec: string): string | null {
@@ -78,12 +123,34 @@ describe('the source layout', () => {
     expect(long).toEqual([]);
   });
 
+  it(`has no function over ${MAX_FUNCTION_LINES} lines but the listed ones, under ${LONG_FUNCTION_CAP}`, () => {
+    const all = files.filter((f) => !isGenerated(f)).flatMap(functionLengths);
+    const long = all.filter((f) => f.lines > MAX_FUNCTION_LINES && !(f.name in LONG_FUNCTIONS));
+    expect(long).toEqual([]);
+    const overCap = all.filter((f) => f.name in LONG_FUNCTIONS && f.lines > LONG_FUNCTION_CAP);
+    expect(overCap).toEqual([]);
+    // The list names functions that exist: a renamed or split one leaves it.
+    const names = new Set(all.map((f) => f.name));
+    expect(Object.keys(LONG_FUNCTIONS).filter((n) => !names.has(n))).toEqual([]);
+  });
+
+  it('has no live code importing from a migration: a migration owns its SQL', () => {
+    const leaning = files
+      .filter((f) => !isMigration(f) && f !== MIGRATION_LIST)
+      .flatMap((f) =>
+        importsOf(f)
+          .filter(isMigration)
+          .map((m) => `${relative(ROOT, f)} → ${relative(ROOT, m)}`),
+      );
+    expect(leaning).toEqual([]);
+  });
+
   it('has no import circle between files, within or across packages', () => {
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     expect(circles(graph)).toEqual([]);
   });
 
-  it('finds a circle when there is one (the check itself works)', () => {
+  it('finds a circle when there is one, and measures functions (the checks themselves work)', () => {
     const a = join(ROOT, 'a.ts');
     const b = join(ROOT, 'b.ts');
     expect(
@@ -94,6 +161,22 @@ describe('the source layout', () => {
         ]),
       ),
     ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    // It measures functions: a long one is seen, with its name and length, and so is one inside it.
+    const dir = mkdtempSync(join(tmpdir(), 'rbdb-architecture-'));
+    try {
+      const body = Array.from({ length: MAX_FUNCTION_LINES }, (_, i) => `  const x${i} = ${i};`).join('\n');
+      const file = join(dir, 'long.ts');
+      writeFileSync(
+        file,
+        `export function long() {\n${body}\n  const inner = () => {\n    return 1;\n  };\n}\n`,
+      );
+      expect(functionLengths(file).map((f) => [f.name.split(' ')[1], f.lines])).toEqual([
+        ['long', MAX_FUNCTION_LINES + 5],
+        ['inner', 3],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // And it resolves what real files import: engine's index re-exports its options.
     expect(importsOf(join(PACKAGES, 'cli/src/commands/run.ts'))).toContain(
       join(PACKAGES, 'engine/src/options.ts'),

@@ -1,15 +1,12 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { pngWidthOf } from '@redis-benchdb/db/png';
 import { build as esbuild } from 'esbuild';
 import { startOpenData } from './open-data.mjs';
 import { renderPngs } from './png.mjs';
 import { pngModeFromEnv } from './png-mode.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
-// A chart's PNG width: its standalone SVG (about 380 units, the narrow drawing) at 1.6x, a blog
-// column's width, where its text reads at 18 px. site/src/lib/embed.ts STANDALONE_PX, and the
-// publishing service's png-on-request.ts, say the same number.
-const STANDALONE_PX = 600;
 const SVGS = '__redisBenchdbStagedSvgs';
 const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
 // Pages left out of the build (src/lib/build-report.ts pushes them here as they render).
@@ -93,7 +90,7 @@ export default function artefacts() {
           svgFile: `${out}${rel}`,
           sha256,
           pngFile: `${out}${rel.replace(/\.svg$/, '.png')}`,
-          width: rel.endsWith('og.svg') ? 1200 : STANDALONE_PX,
+          width: pngWidthOf(rel),
         }));
         const { rendered, cached, failed } = await renderPngs(jobs);
         logger.info(`${jobs.length} PNGs: ${rendered} drawn, ${cached} from cache, in ${secs(t0)}`);

@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { pngCacheName, pngPool } from '@redis-benchdb/db/png';
 
-const FONT_CANDIDATES = [
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
-];
-const BATCH = 50;
 // Keyed by content, so it never goes stale; REDIS_BENCHDB_PNG_CACHE moves it (a cold build, or a CI cache).
 const DEFAULT_CACHE =
   process.env.REDIS_BENCHDB_PNG_CACHE ||
@@ -19,6 +23,7 @@ const DEFAULT_CACHE =
  * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,
  * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache,
  * and the charts that could not be drawn (`failed`: their svgFile and the error), which get no PNG.
+ * The drawing is the publishing service's (@redis-benchdb/db/png), on every core.
  */
 export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   mkdirSync(cacheDir, { recursive: true });
@@ -27,16 +32,13 @@ export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   for (const job of jobs) {
     // The page hashed the SVG as it wrote it (job.sha256); a caller without the hash pays a read.
     const content = job.sha256 ?? createHash('sha256').update(readFileSync(job.svgFile)).digest('hex');
-    const key = createHash('sha256').update(`${content} ${job.width}`).digest('hex');
-    const cacheFile = join(cacheDir, `${key}.png`);
+    const cacheFile = join(cacheDir, pngCacheName(content, job.width));
     if (existsSync(cacheFile)) {
       place(cacheFile, job.pngFile);
       cached++;
     } else todo.push({ ...job, cacheFile });
   }
-  const failed = todo.length
-    ? await runPool(todo.map((j) => ({ svgFile: j.svgFile, pngFile: j.cacheFile, width: j.width })))
-    : [];
+  const failed = todo.length ? await drawAll(todo) : [];
   const bad = new Set(failed.map((f) => f.svgFile));
   for (const j of todo) if (!bad.has(j.svgFile)) place(j.cacheFile, j.pngFile);
   return { rendered: todo.length - failed.length, cached, failed };
@@ -55,35 +57,31 @@ function place(from, to) {
   }
 }
 
-async function runPool(jobs) {
-  const fontFiles = FONT_CANDIDATES.filter((f) => existsSync(f));
-  const n = Math.max(1, Math.min(availableParallelism(), Math.ceil(jobs.length / BATCH)));
-  const batches = [];
-  for (let i = 0; i < jobs.length; i += BATCH) batches.push(jobs.slice(i, i + BATCH));
+/** Draws each job's SVG into its cacheFile; returns the ones that could not be drawn. */
+async function drawAll(jobs) {
+  const threads = availableParallelism();
+  const pool = pngPool(threads);
+  const next = jobs[Symbol.iterator]();
   const failed = [];
-  const workers = Array.from(
-    { length: n },
-    () => new Worker(new URL('./png-worker.mjs', import.meta.url), { workerData: { fontFiles } }),
-  );
+  // Two drawings in hand per thread keep every thread busy, and hold only that many SVGs in memory.
+  const worker = async () => {
+    for (const { svgFile, cacheFile, width } of next) {
+      try {
+        const { png } = await pool.draw(readFileSync(svgFile), width);
+        // The cache is read by other builds (two site builds at once, as the tests run): whole or absent.
+        const partial = `${cacheFile}.${process.pid}.partial`;
+        writeFileSync(partial, png);
+        renameSync(partial, cacheFile);
+      } catch (e) {
+        // One chart resvg cannot parse (text that is not XML) loses its PNG, not the build's other charts.
+        failed.push({ svgFile, error: String(e?.message ?? e).split('\n')[0] });
+      }
+    }
+  };
   try {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise((resolve, reject) => {
-            const next = (reply) => {
-              if (reply) failed.push(...reply.failed);
-              const b = batches.shift();
-              if (!b) return resolve();
-              w.once('message', next);
-              w.postMessage(b);
-            };
-            w.once('error', reject);
-            next();
-          }),
-      ),
-    );
+    await Promise.all(Array.from({ length: 2 * threads }, worker));
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await pool.close();
   }
   return failed;
 }

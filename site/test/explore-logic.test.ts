@@ -1,5 +1,6 @@
+import { betweenRunNoise } from '@redis-benchdb/result/verdict';
 import { describe, expect, it } from 'vitest';
-import { findWorkload, type WorkloadEntry } from '../src/lib/explore.js';
+import { type Bar, findWorkload, verdictFor, type WorkloadEntry } from '../src/lib/explore.js';
 
 // Which workload the explorer opens on, and which a partial address names: pure, on plain entries.
 
@@ -46,5 +47,53 @@ describe('findWorkload', () => {
     expect(findWorkload(catalog, { test: 'SET' })?.id).toBe('set-p1');
     expect(findWorkload(catalog, { conns: 4 })?.id).toBe('adhoc-get');
     expect(findWorkload(catalog, { pipeline: 64 })).toBeNull();
+  });
+});
+
+// The explorer's verdicts are packages/result's rules on two bars of one machine kind and configuration.
+const bar = (key: string, ops: number, o: Partial<Bar> = {}): Bar => ({
+  key,
+  server: `redis ${key}`,
+  machine: 'AMD EPYC · 2 vCPU · KVM',
+  machineKey: 'm1',
+  configKey: 'c1',
+  config: 'default',
+  configDefault: true,
+  spread: '95% interval of the median of 6 results',
+  serverPath: '/versions/x/',
+  machinePath: '/machines/x/',
+  resultsPath: '/results/',
+  ops,
+  lo: ops * 0.99,
+  hi: ops * 1.01,
+  p50: null,
+  p99: null,
+  results: 6,
+  signers: 1,
+  unstable: 0,
+  clientBound: 0,
+  interval: true,
+  // Six results 1% apart: a measured, small between-run noise.
+  noise: betweenRunNoise([0.99, 1, 1.01, 0.99, 1, 1.01].map((x) => x * ops)),
+  sample: 'r1',
+  ...o,
+});
+
+describe('verdictFor', () => {
+  const ref = bar('a', 100_000);
+  it('says faster or slower when the intervals are apart and the difference beyond the noise', () => {
+    expect(verdictFor(bar('b', 150_000), ref)).toMatch(
+      /^faster: difference \+50\.0% beyond between-run noise/,
+    );
+    expect(verdictFor(bar('b', 60_000), ref)).toMatch(/^slower: /);
+  });
+  it('gives none within the intervals, on a flagged bar, on the reference, across kinds, or on a range', () => {
+    expect(verdictFor(bar('b', 100_500), ref)).toMatch(/^no verdict: the two 95% intervals overlap/);
+    expect(verdictFor(bar('b', 150_000, { unstable: 1 }), ref)).toBe(
+      "no verdict: UNSTABLE in this result's cell",
+    );
+    expect(verdictFor(ref, ref)).toBeNull();
+    expect(verdictFor(bar('b', 150_000, { machineKey: 'm2' }), ref)).toBeNull();
+    expect(verdictFor(bar('b', 150_000, { interval: false, spread: 'range of 3 results' }), ref)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey, keyFingerprint, publicKeyFromPrivate } from '@redis-benchdb/result';
 import { CliError } from './errors.js';
-import { cliName } from './run/invocation.js';
+import { cliName } from './invocation.js';
 
 /**
  * Where the signing key lives: $REDIS_BENCHDB_CONFIG_DIR, else $XDG_CONFIG_HOME/redis-benchdb,

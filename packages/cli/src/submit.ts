@@ -9,7 +9,8 @@ import {
   type ResultV1,
   resultCellAdmission,
 } from '@redis-benchdb/result';
-import { cliName, shellQuote } from './run/invocation.js';
+import { writeAtomically } from './atomic-write.js';
+import { cliName, shellQuote } from './invocation.js';
 
 /**
  * Submitting talks to the ingest service over HTTP only. A submission the service could not take
@@ -252,10 +253,4 @@ function entryId(body: string): string {
     // not JSON: the service will say what is wrong with it
   }
   return `file-${createHash('sha256').update(body).digest('hex')}`;
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

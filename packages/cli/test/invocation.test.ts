@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliName, connectionFlags, pnpmName, shellQuote, signalExitCode } from '../src/run/invocation.js';
-import { addSqlite } from '../src/run/local-database.js';
+import { cliName, pnpmName, shellQuote, signalExitCode } from '../src/invocation.js';
+import { addSqlite } from '../src/local-database.js';
+import { connectionFlags } from '../src/run/cleanup-hint.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rbdb-invocation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

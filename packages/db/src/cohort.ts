@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
-import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
-import { SIGNER_OF_R } from './signers-migration.js';
+import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
 
 /**
  * A cohort is every listed result that ran one workload (equal workload fingerprints): the only

@@ -14,6 +14,3 @@ CREATE TABLE result_disputes (
   PRIMARY KEY (result_id, key_fingerprint, other_result_id)
 ) STRICT, WITHOUT ROWID;
 `;
-
-/** True when the result row \`r\` is disputed, as SQL: a primary-key lookup in a table of a few rows. */
-export const DISPUTED_R = 'EXISTS (SELECT 1 FROM result_disputes d WHERE d.result_id = r.id)';

@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
-import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
-import { SIGNER_OF_R } from './signers-migration.js';
+import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
 
 /**
  * Cohort ranks kept in memory and updated as results are stored: the ranks a submit's answer carries.

@@ -16,9 +16,3 @@ CREATE TABLE key_signers (
   signer TEXT NOT NULL CHECK (signer <> '')
 ) STRICT, WITHOUT ROWID;
 `;
-
-/**
- * The signer of a result row \`r\` as SQL: its key's signer, else the key itself (null for an
- * imported result). A primary-key lookup in a table of a handful of rows.
- */
-export const SIGNER_OF_R = `coalesce((SELECT s.signer FROM key_signers s WHERE s.key_fingerprint = r.key_fingerprint), r.key_fingerprint)`;

@@ -1,7 +1,6 @@
-import { DISPUTED_R } from './disputes-migration.js';
 import type { BenchDb } from './open.js';
 import { exportRows } from './queries.js';
-import { SIGNER_OF_R } from './signers-migration.js';
+import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
 
 /**
  * The queries the site's build runs. They read every listed result once, so they iterate rather

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseInfo } from '@redis-benchdb/result';
 import type { RedisOptions } from 'ioredis';
 import { ControlRedis } from './control-redis.js';
 import { DEFAULT_REPLY_TIMEOUT_SEC, type Target } from './options.js';
@@ -138,16 +139,6 @@ function describeReply(reply: unknown): string {
   if (Array.isArray(reply)) return `an array of ${reply.length} value${reply.length === 1 ? '' : 's'}`;
   if (Buffer.isBuffer(reply)) return 'a binary string';
   return `a ${typeof reply}`;
-}
-
-export function parseInfo(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    if (!line || line.startsWith('#')) continue;
-    const i = line.indexOf(':');
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return out;
 }
 
 export function escapeGlob(s: string): string {

@@ -1,10 +1,10 @@
 export type { IncompleteReason } from '@redis-benchdb/result';
 export { ClusterControl, type ClusterPlan } from './cluster/control.js';
-export { ClusterModeError, clusterRefusal, validateClusterTest } from './cluster/routing.js';
-export { keySlot, SLOT_COUNT } from './cluster/slots.js';
-export { ClusterTopologyError, discoverTopology, parseShards, parseSlots } from './cluster/topology.js';
+export { ClusterModeError, clusterRefusal } from './cluster/routing.js';
+export { keySlot } from './cluster/slots.js';
+export { ClusterTopologyError, parseShards, parseSlots } from './cluster/topology.js';
 export { customTest, findTests, TESTS, type TestDefinition, UnknownTestError } from './commands.js';
-export { ConnectError, ControlPlane, parseInfo } from './control.js';
+export { ConnectError, ControlPlane } from './control.js';
 export { allowedCpus, CpuListError, type Pinning, parseCpuList, pinProcess } from './cpu-pinning.js';
 export {
   type InterleavedCell,
@@ -40,22 +40,15 @@ export {
   OptionsError,
   type PipelineMode,
   STALL_END_MARGIN_SEC,
-  STALL_WARN_MS,
   type Target,
   validateCellOptions,
 } from './options.js';
-export { countPrefix, type KeyStore, removePrefix, scanPrefix } from './prefix-keys.js';
+export { countPrefix, type KeyStore } from './prefix-keys.js';
 export {
-  ALIVE_KEY,
-  ALIVE_TTL_MS,
   type FoundRun,
   findRuns,
-  HEARTBEAT_MS,
-  MARKER_KEY,
-  markRun,
   type RunMarker,
   RunMarkerError,
-  readMarker,
   removeRun,
 } from './run-marker.js';
 export { HandshakeError } from './run-workers.js';
@@ -72,7 +65,6 @@ export {
 } from './session.js';
 export {
   bracketOf,
-  canonicalObjectives,
   DEFAULT_SLO_BUDGET_SEC,
   describeObjectives,
   judgeStep,
@@ -80,14 +72,12 @@ export {
   type RateTally,
   runSloSearch,
   SearchState,
-  SLO_SYNTAX,
   type SloSearchHooks,
   type SloSearchOptions,
   type SloSearchRun,
   type SloStepRunner,
   SloSyntaxError,
   searchRates,
-  stepDurationSec,
 } from './slo/index.js';
 export {
   cellLabel,

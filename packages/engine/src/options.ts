@@ -40,6 +40,17 @@ export interface Target {
 }
 
 /**
+ * Why cluster mode cannot reach this target, or null: the rules of a cluster target, written once.
+ * The session refuses with it (ClusterModeError), and a CLI can say it before anything starts.
+ */
+export function clusterTargetRefusal(t: { socket?: string; db?: number }): string | null {
+  if (t.socket !== undefined)
+    return 'cluster mode needs a TCP address of any node (-h/-p): drop -s, the nodes are reached at the addresses the cluster announces';
+  if (t.db !== undefined && t.db !== 0) return `a cluster serves database 0 only: drop --dbnum ${t.db}`;
+  return null;
+}
+
+/**
  * 10 s: three orders of magnitude above a sane tail latency (a blocking fork or an expiry
  * storm takes tens to hundreds of ms), yet short enough that a stopped or wedged server is
  * noticed within one progress line instead of hanging the run (redis-benchmark waits forever).

@@ -15,7 +15,7 @@ export interface KeyStore {
 const SCAN_COUNT = 5000;
 
 /** Every batch of keys matching `prefix*`, node by node; stops early when `signal` aborts. */
-export async function* scanPrefix(
+async function* scanPrefix(
   store: KeyStore,
   prefix: string,
   signal?: AbortSignal,

@@ -29,11 +29,11 @@ export interface FoundRun {
   running: boolean;
 }
 
-export const MARKER_KEY = '__run__';
-export const ALIVE_KEY = '__alive__';
+const MARKER_KEY = '__run__';
+const ALIVE_KEY = '__alive__';
 /** The alive key's TTL and how often the run renews it. */
-export const ALIVE_TTL_MS = 30_000;
-export const HEARTBEAT_MS = 5_000;
+const ALIVE_TTL_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
 
 const PREFIX_RE = /^rbdb:([0-9a-f]{6}):$/;
 const MARKER_RE = /^rbdb:[0-9a-f]{6}:__run__$/;
@@ -126,7 +126,7 @@ export async function findRuns(
 }
 
 /** The marker of `prefix`, or null when there is none (or it is not one a run wrote). */
-export async function readMarker(store: KeyStore, prefix: string): Promise<RunMarker | null> {
+async function readMarker(store: KeyStore, prefix: string): Promise<RunMarker | null> {
   const m = PREFIX_RE.exec(prefix);
   if (!m) return null;
   const key = `${prefix}${MARKER_KEY}`;

@@ -11,7 +11,13 @@ import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
 import type { WorkerReport } from './load/plan.js';
-import { type CellOptions, type Target, validateCellOptions, valueRange } from './options.js';
+import {
+  type CellOptions,
+  clusterTargetRefusal,
+  type Target,
+  validateCellOptions,
+  valueRange,
+} from './options.js';
 import type { KeyStore } from './prefix-keys.js';
 import { ReplyLimitError } from './resp/reply-limits.js';
 import { markRun, removeRun } from './run-marker.js';
@@ -104,14 +110,8 @@ export class BenchSession {
   private readonly preloaded = new Set<string>();
 
   static async open(target: Target): Promise<BenchSession> {
-    if (target.cluster) {
-      if (target.socket)
-        throw new ClusterModeError(
-          'cluster mode needs a TCP address (-h/-p of any node): drop -s, nodes are reached at the addresses the cluster announces',
-        );
-      if (target.db !== 0)
-        throw new ClusterModeError(`a cluster serves database 0 only: drop --dbnum ${target.db}`);
-    }
+    const refusal = target.cluster ? clusterTargetRefusal(target) : null;
+    if (refusal) throw new ClusterModeError(refusal);
     const control = await ControlPlane.connect(target);
     let cluster: ClusterControl | null = null;
     try {

@@ -7,12 +7,10 @@
 export {
   BUILD_MANIFEST_NAME,
   BUILD_MANIFEST_SCHEMA,
-  findServerBuild,
   readServerBuild,
   type ServerBuild,
-  serverBinaryCandidates,
 } from './build-manifest.js';
-export { type CloudMetadata, queryCloudMetadata } from './cloud-metadata.js';
+export type { CloudMetadata } from './cloud-metadata.js';
 export {
   type InterferenceFigures,
   type InterferenceSampler,
@@ -43,15 +41,11 @@ export {
 } from './link.js';
 export { type ProbeMachineOptions, probeMachine } from './machine.js';
 export {
-  CLIENT_LIST_UNAVAILABLE,
   CONFIG_UNAVAILABLE,
   collectServer,
-  configToMap,
   countMonitorClients,
   type DescribeServerNotes,
   describeServer,
-  detectProduct,
-  parseInfo,
   type RawServerFacts,
   readServerFacts,
   type ServerCommands,

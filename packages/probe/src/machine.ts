@@ -65,25 +65,113 @@ export interface ProbeMachineOptions {
 }
 
 export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Machine> {
+  const p = await probeContext(opts);
+  const { root, platform, linux, notLinux } = p;
+  const unknown: Record<string, string> = {};
+  const u = <T>(path: string, f: Fact<T>) => take(unknown, path, f);
+
+  const cpu = cpuFacts(p);
+  const { numa, clientCpus, serverCpus } = placementFacts(p, opts.serverPid ?? null);
+  const memory = memoryFacts(p);
+  const { virt, cloud } = await virtualizationFacts(p, cpu.cpuinfo, opts.allowNetwork === true);
+  const osFacts = readOsFacts(root, platform, p.host);
+  const thp = linux ? readThp(root) : { enabled: notLinux, defrag: notLinux };
+  const { cpuinfo } = cpu;
+
+  const machine: Machine = {
+    cpu: {
+      model: u('cpu.model', cpu.model),
+      vendor: u('cpu.vendor', cpu.vendor),
+      sockets: u('cpu.sockets', cpu.sockets),
+      cores: u('cpu.cores', cpu.cores),
+      threads: u('cpu.threads', cpu.threads),
+      smt: u('cpu.smt', cpu.smt),
+      baseMhz: u('cpu.baseMhz', cpu.baseMhz),
+      maxMhz: u('cpu.maxMhz', cpu.maxMhz),
+      cacheL1dKiB: u('cpu.cacheL1dKiB', cpu.cacheL1dKiB),
+      cacheL2KiB: u('cpu.cacheL2KiB', cpu.cacheL2KiB),
+      cacheL3KiB: u('cpu.cacheL3KiB', cpu.cacheL3KiB),
+      family: u('cpu.family', cpuinfo ? cpuinfoNumber(cpuinfo, 'family', "'cpu family'") : notLinux),
+      modelNumber: u(
+        'cpu.modelNumber',
+        cpuinfo ? cpuinfoNumber(cpuinfo, 'modelNumber', "'model'") : notLinux,
+      ),
+      stepping: u('cpu.stepping', cpuinfo ? cpuinfoNumber(cpuinfo, 'stepping', "'stepping'") : notLinux),
+    },
+    numa: {
+      nodes: u('numa.nodes', numa.nodes),
+      clientNode: u('numa.clientNode', linux ? nodeOf(clientCpus, numa, 'the client') : notLinux),
+      clientCpus: u('numa.clientCpus', clientCpus),
+      serverNode: u('numa.serverNode', linux ? nodeOf(serverCpus, numa, 'the server') : notLinux),
+      serverCpus: u('numa.serverCpus', serverCpus),
+    },
+    memory: { totalBytes: u('memory.totalBytes', memory.totalBytes) },
+    virtualization: {
+      kind: u('virtualization.kind', virt.kind),
+      hypervisor: u('virtualization.hypervisor', virt.hypervisor),
+      container: u('virtualization.container', virt.container),
+    },
+    cloud: {
+      provider: u('cloud.provider', cloud.provider),
+      instanceType: u('cloud.instanceType', cloud.instanceType),
+    },
+    os: {
+      platform,
+      distro: u('os.distro', osFacts.distro),
+      release: u('os.release', osFacts.release),
+      kernel: u('os.kernel', osFacts.kernel),
+      arch: os.arch(),
+    },
+    thp: { enabled: u('thp.enabled', thp.enabled), defrag: u('thp.defrag', thp.defrag) },
+    cpuGovernor: u('cpuGovernor', linux ? readGovernor(root) : notLinux),
+    swapTotalBytes: u('swapTotalBytes', memory.swapTotal),
+    swapUsedBytes: u('swapUsedBytes', memory.swapUsed),
+    mitigations: u('mitigations', linux ? readMitigations(root) : notLinux),
+    unknown,
+  };
+  ensureReasons(machine, unknown);
+  return cleanMachine(machine);
+}
+
+/** What every step of the probe reads: where from, on which platform, and systeminformation's facts. */
+interface Probe {
+  root: string;
+  platform: NodeJS.Platform;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  /** The root is this machine's: systeminformation and the os module describe it. */
+  host: boolean;
+  linux: boolean;
+  siFacts: SiFacts;
+  /** The reason of a fact only Linux gives. */
+  notLinux: Fact<never>;
+}
+
+async function probeContext(opts: ProbeMachineOptions): Promise<Probe> {
   const root = opts.root ?? '/';
   const platform = opts.platform ?? process.platform;
-  const env = opts.env ?? process.env;
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const host = root === '/';
-  const linux = platform === 'linux';
-
   let siFacts: SiFacts;
   if (!host)
     siFacts = siUnavailable(`systeminformation not consulted: it describes this machine, not root ${root}`);
   else if (opts.useSystemInformation === false)
     siFacts = siUnavailable('systeminformation disabled by the caller');
   else siFacts = await gatherSi(timeoutMs);
+  return {
+    root,
+    platform,
+    env: opts.env ?? process.env,
+    timeoutMs,
+    host,
+    linux: platform === 'linux',
+    siFacts,
+    notLinux: missing<never>(notLinuxReason(platform)),
+  };
+}
 
-  const unknown: Record<string, string> = {};
-  const notLinux = missing<never>(notLinuxReason(platform));
-  const u = <T>(p: string, f: Fact<T>) => take(unknown, p, f);
-
-  // ---- CPU
+/** The CPU: model and vendor, counts, clocks and caches, each from the first source that knows. */
+function cpuFacts({ root, platform, host, linux, siFacts, notLinux }: Probe) {
   const cpuinfo = linux ? readCpuInfo(root) : null;
   const hostModel = host ? os.cpus()[0]?.model?.trim() : undefined;
   // The raw model string (as /proc/cpuinfo, sysctl or the registry give it) rather than
@@ -137,18 +225,36 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
   );
   const caches = linux ? readCaches(root) : null;
   const siCache = (k: 'l1d' | 'l2' | 'l3') => siNumber(siFacts.cpu, (c) => c.cache?.[k] / 1024, `${k} cache`);
+  return {
+    cpuinfo,
+    model,
+    vendor,
+    sockets,
+    cores,
+    threads,
+    smt,
+    baseMhz,
+    maxMhz,
+    cacheL1dKiB: firstKnown(caches?.l1d ?? notLinux, siCache('l1d')),
+    cacheL2KiB: firstKnown(caches?.l2 ?? notLinux, siCache('l2')),
+    cacheL3KiB: firstKnown(caches?.l3 ?? notLinux, siCache('l3')),
+  };
+}
 
-  // ---- NUMA and affinity
+/** NUMA nodes, and the CPUs the client and the (local) server may run on. */
+function placementFacts({ root, linux, notLinux }: Probe, serverPid: number | null) {
   const numa = linux ? readNuma(root) : { nodes: notLinux, cpusByNode: null };
   const clientCpus: Fact<string> = linux ? readAffinity(root, 'self') : notLinux;
-  const serverPid = opts.serverPid ?? null;
   const serverCpus: Fact<string> = !linux
     ? notLinux
     : serverPid === null
       ? missing('no local server process id given (the server is remote or its pid is unknown)')
       : readAffinity(root, serverPid);
+  return { numa, clientCpus, serverCpus };
+}
 
-  // ---- Memory
+/** Memory and swap. */
+function memoryFacts({ root, host, linux, siFacts, notLinux }: Probe) {
   const meminfo = linux ? readMeminfo(root) : null;
   const totalBytes = firstKnown<number>(
     siNumber(siFacts.mem, (m) => m.total, 'total memory'),
@@ -172,8 +278,12 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
     siSwap((m) => m.swapused, 'swap used'),
     meminfo?.swapUsedBytes ?? notLinux,
   );
+  return { totalBytes, swapTotal, swapUsed };
+}
 
-  // ---- Virtualization and cloud
+/** VM or bare metal, which hypervisor and container, and which cloud (its metadata service when allowed). */
+async function virtualizationFacts(p: Probe, cpuinfo: CpuInfo | null, allowNetwork: boolean) {
+  const { root, env, linux, siFacts } = p;
   const sys = siFacts.system.value;
   const siView = sys ? { virtual: sys.virtual, virtualHost: sys.virtualHost?.trim() || null } : null;
   let evidence: VirtEvidence;
@@ -209,73 +319,15 @@ export async function probeMachine(opts: ProbeMachineOptions = {}): Promise<Mach
     virt.hypervisor = missing('not applicable: systeminformation reports no virtualization');
   }
   const cloud = detectCloud(dmi, linux ? readTrimmed(root, '/sys/hypervisor/uuid') : null);
-  if (opts.allowNetwork === true && cloud.provider.value && cloud.instanceType.value === null) {
+  if (allowNetwork && cloud.provider.value && cloud.instanceType.value === null) {
     const meta = await queryCloudMetadata({
-      timeoutMs: Math.min(timeoutMs, 1_000),
+      timeoutMs: Math.min(p.timeoutMs, 1_000),
       provider: cloud.provider.value,
     });
     if (meta) cloud.instanceType = known(meta.instanceType);
     else cloud.instanceType = missing(`${cloud.instanceType.reason}; the metadata service did not answer`);
   }
-
-  // ---- OS
-  const osFacts = readOsFacts(root, platform, host);
-
-  const thp = linux ? readThp(root) : { enabled: notLinux, defrag: notLinux };
-
-  const machine: Machine = {
-    cpu: {
-      model: u('cpu.model', model),
-      vendor: u('cpu.vendor', vendor),
-      sockets: u('cpu.sockets', sockets),
-      cores: u('cpu.cores', cores),
-      threads: u('cpu.threads', threads),
-      smt: u('cpu.smt', smt),
-      baseMhz: u('cpu.baseMhz', baseMhz),
-      maxMhz: u('cpu.maxMhz', maxMhz),
-      cacheL1dKiB: u('cpu.cacheL1dKiB', firstKnown(caches?.l1d ?? notLinux, siCache('l1d'))),
-      cacheL2KiB: u('cpu.cacheL2KiB', firstKnown(caches?.l2 ?? notLinux, siCache('l2'))),
-      cacheL3KiB: u('cpu.cacheL3KiB', firstKnown(caches?.l3 ?? notLinux, siCache('l3'))),
-      family: u('cpu.family', cpuinfo ? cpuinfoNumber(cpuinfo, 'family', "'cpu family'") : notLinux),
-      modelNumber: u(
-        'cpu.modelNumber',
-        cpuinfo ? cpuinfoNumber(cpuinfo, 'modelNumber', "'model'") : notLinux,
-      ),
-      stepping: u('cpu.stepping', cpuinfo ? cpuinfoNumber(cpuinfo, 'stepping', "'stepping'") : notLinux),
-    },
-    numa: {
-      nodes: u('numa.nodes', numa.nodes),
-      clientNode: u('numa.clientNode', linux ? nodeOf(clientCpus, numa, 'the client') : notLinux),
-      clientCpus: u('numa.clientCpus', clientCpus),
-      serverNode: u('numa.serverNode', linux ? nodeOf(serverCpus, numa, 'the server') : notLinux),
-      serverCpus: u('numa.serverCpus', serverCpus),
-    },
-    memory: { totalBytes: u('memory.totalBytes', totalBytes) },
-    virtualization: {
-      kind: u('virtualization.kind', virt.kind),
-      hypervisor: u('virtualization.hypervisor', virt.hypervisor),
-      container: u('virtualization.container', virt.container),
-    },
-    cloud: {
-      provider: u('cloud.provider', cloud.provider),
-      instanceType: u('cloud.instanceType', cloud.instanceType),
-    },
-    os: {
-      platform,
-      distro: u('os.distro', osFacts.distro),
-      release: u('os.release', osFacts.release),
-      kernel: u('os.kernel', osFacts.kernel),
-      arch: os.arch(),
-    },
-    thp: { enabled: u('thp.enabled', thp.enabled), defrag: u('thp.defrag', thp.defrag) },
-    cpuGovernor: u('cpuGovernor', linux ? readGovernor(root) : notLinux),
-    swapTotalBytes: u('swapTotalBytes', swapTotal),
-    swapUsedBytes: u('swapUsedBytes', swapUsed),
-    mitigations: u('mitigations', linux ? readMitigations(root) : notLinux),
-    unknown,
-  };
-  ensureReasons(machine, unknown);
-  return cleanMachine(machine);
+  return { virt, cloud };
 }
 
 /** A numeric field of /proc/cpuinfo as a fact: not a guess from the model string where absent. */

@@ -12,21 +12,11 @@
  *   - Otherwise Redis if there is a `redis_version`, else unknown.
  */
 
+import { parseInfo } from '@redis-benchdb/result';
 import { findServerBuild } from './build-manifest.js';
 import { cleanServer } from './clean.js';
 import { known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
-
-/** INFO text → field map (the same rules as the engine's parseInfo; probe does not import it). */
-export function parseInfo(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    if (!line || line.startsWith('#')) continue;
-    const i = line.indexOf(':');
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return out;
-}
 
 export const CONFIG_UNAVAILABLE = 'CONFIG GET is disabled on this server (renamed or ACL)';
 export const CLIENT_LIST_UNAVAILABLE = 'CLIENT LIST is disabled on this server (renamed or ACL)';
@@ -59,8 +49,7 @@ export function describeServer(
 ): Server {
   const unknown: Record<string, string> = {};
   const product = detectProduct(info);
-  const configReason = notes.configReason ?? CONFIG_UNAVAILABLE;
-
+  const conf = configReader(config, notes.configReason ?? CONFIG_UNAVAILABLE);
   const infoStr = (key: string, path: string) => {
     const v = info[key]?.trim();
     return take(unknown, path, v ? known(v) : missing(`INFO has no ${key}`));
@@ -69,16 +58,69 @@ export function describeServer(
     const v = info[key]?.trim();
     return take(unknown, path, v && /^-?\d+$/.test(v) ? known(Number(v)) : missing(`INFO has no ${key}`));
   };
-  /** A CONFIG GET value; `fallback` (INFO) when CONFIG is refused or lacks the parameter. */
-  const conf = (name: string): { value: string } | { reason: string } => {
-    if (config === null) return { reason: configReason };
+
+  // Each step records what it could not learn in `unknown`, in the order the result lists them.
+  const { version, gitSha, mode } = identityFacts(info, product, unknown, infoStr);
+  const { ioThreads, ioThreadsDoReads, hz } = threadFacts(info, conf, config === null, unknown);
+  const persistence = persistenceFacts(info, conf, unknown);
+  const { maxmemoryBytes, maxmemoryPolicy } = memoryLimitFacts(info, conf, unknown);
+  const level = conf('loglevel');
+  const loglevel = take(unknown, 'loglevel', 'value' in level ? known(level.value) : missing(level.reason));
+  const monitorClients =
+    clients === null
+      ? take(unknown, 'monitorClients', missing(notes.clientsReason ?? CLIENT_LIST_UNAVAILABLE))
+      : countMonitorClients(clients);
+
+  const server: Server = {
+    product,
+    version,
+    gitSha,
+    buildId: infoStr('redis_build_id', 'buildId'),
+    mode,
+    archBits: archBits(info.arch_bits?.trim(), unknown),
+    allocator: infoStr('mem_allocator', 'allocator'),
+    ioThreads,
+    ioThreadsDoReads,
+    hz,
+    persistence,
+    maxmemoryBytes,
+    maxmemoryPolicy,
+    multiplexingApi: infoStr('multiplexing_api', 'multiplexingApi'),
+    os: infoStr('os', 'os'),
+    loglevel,
+    connectedClients: infoInt('connected_clients', 'connectedClients'),
+    monitorClients,
+    local: take(
+      unknown,
+      'local',
+      local === null ? missing('not known whether the server runs on this machine') : known(local),
+    ),
+    unknown,
+  };
+  return cleanServer(server);
+}
+
+/** A CONFIG GET value, or why there is none. */
+type ConfigValue = { value: string } | { reason: string };
+type ConfigReader = (name: string) => ConfigValue;
+
+function configReader(config: Record<string, string> | null, refused: string): ConfigReader {
+  return (name) => {
+    if (config === null) return { reason: refused };
     const v = config[name];
     return v === undefined
       ? { reason: `CONFIG GET * did not include '${name}' on this server` }
       : { value: v };
   };
+}
 
-  // Version: the product's own, not the compatibility redis_version.
+/** Which build answered: its version (the product's own, not the compatibility redis_version), git sha and mode. */
+function identityFacts(
+  info: Record<string, string>,
+  product: ServerProduct,
+  unknown: Record<string, string>,
+  infoStr: (key: string, path: string) => string | null,
+) {
   let version: string | null;
   if (product === 'valkey') version = take(unknown, 'version', pick(info, 'valkey_version', 'redis_version'));
   else if (product === 'dragonfly') {
@@ -112,7 +154,16 @@ export function describeServer(
         ? known(modeRaw as ServerMode)
         : missing(`unrecognised mode "${modeRaw}"`),
   );
+  return { version, gitSha, mode };
+}
 
+/** I/O threads and hz: what else the server's threads do besides answering. */
+function threadFacts(
+  info: Record<string, string>,
+  conf: ConfigReader,
+  configRefused: boolean,
+  unknown: Record<string, string>,
+) {
   // I/O threads. INFO io_threads_active only says whether they are running right now (Redis
   // starts them under load), not how many are configured, so it is not a fallback for the count.
   const io = conf('io-threads');
@@ -124,7 +175,7 @@ export function describeServer(
         ? known(Number(io.value))
         : missing(`io-threads is "${io.value}"`)
       : missing(
-          config === null
+          configRefused
             ? `${io.reason}; INFO io_threads_active does not give the configured count`
             : io.reason,
         ),
@@ -136,7 +187,7 @@ export function describeServer(
     'value' in doReads
       ? yesNo(doReads.value, 'io-threads-do-reads')
       : missing(
-          config === null
+          configRefused
             ? doReads.reason
             : `${doReads.reason} (Redis 8 removed the setting: its I/O threads always read)`,
         ),
@@ -157,12 +208,16 @@ export function describeServer(
             'value' in hzConf ? `hz is "${hzConf.value}"` : `${hzConf.reason}; INFO has no configured_hz`,
           ),
   );
+  return { ioThreads, ioThreadsDoReads, hz };
+}
 
+/** RDB snapshots and the append-only file. */
+function persistenceFacts(info: Record<string, string>, conf: ConfigReader, unknown: Record<string, string>) {
   const save = conf('save');
   const aof = conf('appendonly');
   const fsync = conf('appendfsync');
   const aofInfo = info.aof_enabled?.trim();
-  const persistence = {
+  return {
     // "" is a real value: RDB snapshots are off.
     save: take(unknown, 'persistence.save', 'value' in save ? known(save.value) : missing(save.reason)),
     appendonly: take(
@@ -180,7 +235,10 @@ export function describeServer(
       'value' in fsync ? known(fsync.value) : missing(fsync.reason),
     ),
   };
+}
 
+/** maxmemory and its eviction policy, from CONFIG, else INFO. */
+function memoryLimitFacts(info: Record<string, string>, conf: ConfigReader, unknown: Record<string, string>) {
   const maxmem = conf('maxmemory');
   const maxmemInfo = info.maxmemory?.trim();
   const maxmemoryBytes = take(
@@ -199,44 +257,7 @@ export function describeServer(
     'maxmemoryPolicy',
     'value' in policy ? known(policy.value) : policyInfo ? known(policyInfo) : missing(policy.reason),
   );
-
-  const level = conf('loglevel');
-  const loglevel = take(unknown, 'loglevel', 'value' in level ? known(level.value) : missing(level.reason));
-
-  let monitorClients: number | null;
-  if (clients === null) {
-    monitorClients = take(unknown, 'monitorClients', missing(notes.clientsReason ?? CLIENT_LIST_UNAVAILABLE));
-  } else {
-    monitorClients = countMonitorClients(clients);
-  }
-
-  const server: Server = {
-    product,
-    version,
-    gitSha,
-    buildId: infoStr('redis_build_id', 'buildId'),
-    mode,
-    archBits: archBits(info.arch_bits?.trim(), unknown),
-    allocator: infoStr('mem_allocator', 'allocator'),
-    ioThreads,
-    ioThreadsDoReads,
-    hz,
-    persistence,
-    maxmemoryBytes,
-    maxmemoryPolicy,
-    multiplexingApi: infoStr('multiplexing_api', 'multiplexingApi'),
-    os: infoStr('os', 'os'),
-    loglevel,
-    connectedClients: infoInt('connected_clients', 'connectedClients'),
-    monitorClients,
-    local: take(
-      unknown,
-      'local',
-      local === null ? missing('not known whether the server runs on this machine') : known(local),
-    ),
-    unknown,
-  };
-  return cleanServer(server);
+  return { maxmemoryBytes, maxmemoryPolicy };
 }
 
 /** Clients in MONITOR mode: CLIENT LIST lines whose `flags=` contain 'O'. */

@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findForbiddenChar, TEXT_MAX } from '@redis-benchdb/result';
+import { findForbiddenChar, parseInfo, TEXT_MAX } from '@redis-benchdb/result';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeMachine } from '../src/machine.js';
-import { describeServer, parseInfo } from '../src/server.js';
+import { describeServer } from '../src/server.js';
 
 const scratch: string[] = [];
 afterAll(async () => {

@@ -3,6 +3,7 @@ import net from 'node:net';
 // The engine is built (npx tsc -b packages/engine/tsconfig.json) and owns the ioredis dependency;
 // probe itself imports neither, so the test borrows them.
 import { type LaunchedServer, startServer } from '@redis-benchdb/engine';
+import { parseInfo } from '@redis-benchdb/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from '../../engine/node_modules/ioredis/built/index.js';
 import {
@@ -10,7 +11,6 @@ import {
   collectServer,
   countMonitorClients,
   describeServer,
-  parseInfo,
   readServerFacts,
   type ServerCommands,
   serverProcessId,

@@ -133,6 +133,7 @@ export {
   percentileFromDistribution,
   redisBenchmarkFlags,
 } from './import/redis-benchmark.js';
+export { parseInfo } from './info.js';
 export {
   checkJsonStructure,
   JsonStructureError,

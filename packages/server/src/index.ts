@@ -1,19 +1,17 @@
 export { buildApp } from './app.js';
 export { DEFAULT_PORT, type ParsedArgs, parseServerArgs, UsageError } from './args.js';
-export { type Checked, CheckPool, type CheckPoolOptions } from './check-pool.js';
+export type { Checked, CheckPoolOptions } from './check-pool.js';
 export type { ErrorBody } from './error-reply.js';
 export { HttpError } from './http-error.js';
 export { IngestQueue, MAX_BATCH } from './ingest-queue.js';
-export { KeyBudget, peekKeyFingerprint } from './key-budget.js';
 export {
   type AppOptions,
   DEFAULT_APP_OPTIONS,
   type RateLimitOptions,
   type ResolvedAppOptions,
-  resolveAppOptions,
 } from './options.js';
-export { BackupSchedule, type BackupStatus, backupDatabase } from './publish/backups.js';
-export { SiteBuilder, type SiteStatus } from './publish/site-builder.js';
+export { BackupSchedule, type BackupStatus } from './publish/backups.js';
+export type { SiteStatus } from './publish/site-builder.js';
 export {
   DEFAULT_SERVE_OPTIONS,
   DEFAULT_SITE_DEBOUNCE_MS,

@@ -61,13 +61,6 @@ export class IngestQueue {
     });
   }
 
-  /** Check, then store: ingest() as the service runs it. Rejects with the IngestError of a refusal. */
-  async submit(body: Buffer): Promise<IngestOutcome> {
-    const { outcome } = await this.check(body);
-    if (outcome instanceof Error) throw outcome;
-    return this.store(outcome);
-  }
-
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -100,11 +93,6 @@ export class IngestQueue {
   /** Submissions being checked or waiting for a thread. */
   get checking(): number {
     return this.#checks.queued;
-  }
-
-  /** Checked submissions waiting for the next commit. */
-  get pending(): number {
-    return this.#pending.length;
   }
 
   /** Ends the check threads. Call once no request is in flight (fastify's onClose). */

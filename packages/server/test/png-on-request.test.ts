@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-// From dist: the drawing thread runs the compiled png-worker.js.
+// From dist: the drawing thread runs db's compiled png-worker.js.
 import { PngOnRequest } from '../dist/publish/png-on-request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rbdb-png-on-request-'));

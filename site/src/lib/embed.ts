@@ -1,3 +1,4 @@
+import { PNG_SETTINGS } from '@redis-benchdb/db/png';
 import { CHART_CSS, CHART_WIDTH, type Chart, chartHtml, swatchSvg } from './charts/render.js';
 import { standaloneSvg } from './charts/standalone.js';
 import { escapeHtml } from './html.js';
@@ -93,7 +94,7 @@ export function embedSnippets(t: EmbedTarget): {
 }
 
 /** The width an image embed is offered at, and its PNG drawn at: a blog's column, where its text reads at 14 to 20 px. */
-export const STANDALONE_PX = 600;
+export const STANDALONE_PX = PNG_SETTINGS.chartWidthPx;
 
 /**
  * The iframe page: only the chart and its source line, no site chrome. Its one script tells the

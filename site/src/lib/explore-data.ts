@@ -6,6 +6,7 @@ import {
   workloadDefinition,
 } from '@redis-benchdb/db';
 import {
+  betweenRunNoise,
   MIN_RESULTS_FOR_MEDIAN_CI,
   median,
   medianCiOrderStatistics,
@@ -258,6 +259,8 @@ function bar(
     signers: new Set(cells.map((c) => rows.get(c.resultId)?.signer).filter(Boolean)).size,
     unstable: cells.filter((c) => c.unstable === 1).length,
     clientBound: cells.filter((c) => c.clientBound === 1).length,
+    interval: one !== null || medians.length >= MIN_RESULTS_FOR_MEDIAN_CI,
+    noise: betweenRunNoise(medians),
     sample: sample.resultId,
   };
 }

@@ -1,3 +1,4 @@
+import { type BetweenRunNoise, unpairedVerdict, type VerdictCell } from '@redis-benchdb/result/verdict';
 import { bytes, count } from './format.js';
 import type { WorkloadParams } from './workload-params.js';
 
@@ -70,6 +71,10 @@ export interface Bar {
   /** Cells behind the bar marked unstable (CV over 10%) or client-bound. */
   unstable: number;
   clientBound: number;
+  /** Whether lo-hi is a 95% interval (one result, or six and more), not a range of 2 to 5 results. */
+  interval: boolean;
+  /** The between-run noise of the bar's results: the spread of their medians, or the stated default with fewer than three. */
+  noise: BetweenRunNoise;
   /** The result whose median is nearest the bar's: where a reader checks its figures. */
   sample: string;
 }
@@ -302,13 +307,20 @@ export function ratio(bar: Bar, ref: Bar): number | null {
 }
 
 /**
- * VERDICT SLOT. The one place a verdict on a bar against the reference would come from: faster or
- * slower only beyond the intervals and the noise between runs, and none on a flagged bar. Those rules
- * belong to site/src/lib/verdict.ts (another change); until it is wired in here, no bar gets one, and
- * the pages show figures and intervals only.
+ * A bar's verdict against the reference, by packages/result's rules (unpairedVerdict): "faster" or
+ * "slower" only when the two 95% intervals are apart and the difference is beyond the between-run
+ * noise, none on a bar with unstable or client-bound cells. Null on the reference itself, across
+ * machine kinds or configurations (the ratio column says why), and where either spread is a range
+ * of 2 to 5 results: the rules judge intervals, and a range is not one.
  */
-export function verdictFor(_bar: Bar, _ref: Bar): string | null {
-  return null;
+export function verdictFor(bar: Bar, ref: Bar): string | null {
+  if (bar.key === ref.key || ratio(bar, ref) === null || !bar.interval || !ref.interval) return null;
+  return unpairedVerdict(verdictCell(ref), verdictCell(bar)).text;
+}
+
+function verdictCell(b: Bar): VerdictCell {
+  const warnings = [...(b.unstable > 0 ? ['UNSTABLE'] : []), ...(b.clientBound > 0 ? ['CLIENT_BOUND'] : [])];
+  return { median: b.ops, ci95Low: b.lo, ci95High: b.hi, warnings, noise: b.noise };
 }
 
 /** The scale of a set of bars: the highest end of any bar or interval, so every interval fits. */

@@ -3,8 +3,8 @@ import { defaultDatabasePath, exportResults } from '@redis-benchdb/db';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { needLocalDatabase } from '../local-database.js';
 import { database } from '../options/common.js';
-import { needLocalDatabase } from '../run/local-database.js';
 
 const EXPORT_OPTIONS = {
   db: database(),

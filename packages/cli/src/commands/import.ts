@@ -11,8 +11,8 @@ import {
 import { defineCommand } from '../command/define.js';
 import { custom, type FlagsOf, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { needLocalDatabase } from '../local-database.js';
 import { database, json } from '../options/common.js';
-import { needLocalDatabase } from '../run/local-database.js';
 
 const FORMATS = ['auto', 'redis-benchmark', 'redis-benchmark-csv', 'memtier', 'imported'] as const;
 type Format = (typeof FORMATS)[number];

@@ -17,16 +17,14 @@ import {
   repeatable,
   text,
 } from '../command/option.js';
-import { CliError, EXIT_USAGE } from '../errors.js';
 import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.js';
-import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
-import { parseRatio, parseSize, parseSlo } from '../options/values.js';
+import { TARGET_OPTIONS } from '../options/target.js';
+import { parseRatio, parseSize } from '../options/values.js';
+import { cellOverrides, checkRunFlags, DEFAULT_PROFILE, planRun } from '../run/plan.js';
 import type { RunPlan } from '../run/request.js';
 
-const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
-
-/** The suite's profile when none is named. */
-export const DEFAULT_PROFILE = 'quick';
+// The run command: its flags (each with its help and default), the help after them, and its action.
+// The rules between flags and the plan they make are in run/plan.ts; the runs in run/.
 
 /** A flag that sets the cell option `key` (of every ad hoc cell, or of every suite cell). */
 const cell = <K extends keyof CellOptions>(key: K, def: OptionDef<NonNullable<CellOptions[K]>>) => ({
@@ -284,90 +282,14 @@ export default defineCommand({
    * command's definition) loads only what the definitions need: no engine, no probe.
    */
   async run(flags, command) {
-    checkClusterFlags(flags);
-    checkSloFlags(flags, command);
-    if (!flags.serverBin) (await import('../run/launch-plan.js')).checkLaunchFlags(flags);
+    await checkRunFlags(flags, command);
     const plan = await parseRunFlags(flags, command); // a bad -t or --slo must fail before any server starts
     if (flags.serverBin) return (await import('../run/launched-group.js')).runLaunchedGroup(plan, flags);
     return (await import('../run/single-run.js')).runOnce(plan, flags);
   },
 });
 
-/** --cluster against flags it cannot work with, refused before anything starts. */
-function checkClusterFlags(f: RunFlags): void {
-  if (!f.cluster) return;
-  if (f.socket !== undefined)
-    throw usage(
-      '--cluster needs a TCP address of any node (-h/-p): drop -s, the nodes are reached at the addresses the cluster announces',
-    );
-  if (f.dbnum !== undefined && f.dbnum !== 0)
-    throw usage(`a cluster serves database 0 only: drop --dbnum ${f.dbnum}`);
-  if (f.serverBin !== undefined)
-    throw usage('--cluster measures a running cluster: drop --server-bin (it launches standalone servers)');
-}
-
-/** --slo chooses each step's rate and length itself, and runs on one server. */
-function checkSloFlags(f: RunFlags, command: string[]): void {
-  if (f.slo === undefined) {
-    if (f.sloBudget !== undefined) throw usage("--slo-budget needs --slo (e.g. --slo 'p99<=1ms')");
-    return;
-  }
-  if (f.sloBudget !== undefined && !(f.sloBudget >= 5))
-    throw usage(`invalid SLO budget (--slo-budget): "${f.sloBudget}" (expected at least 5 seconds)`);
-  const clash = (
-    [
-      ['rate', '--rate'],
-      ['requests', '-n'],
-      ['duration', '--duration'],
-      ['warmup', '--warmup'],
-      ['serverBin', '--server-bin'],
-    ] as const
-  ).find(([k]) => f[k] !== undefined);
-  if (clash)
-    throw usage(`--slo chooses each step's rate, length and warm-up itself, on one server: drop ${clash[1]}`);
-  if (f.tests === undefined && command.length === 0 && f.ratio === undefined)
-    throw usage("--slo searches the tests you name: add -t (e.g. -t get --slo 'p99<=1ms')");
-}
-
-/** What to run against what: the target, the cells (null: the suite's), the overrides, the trials. */
-export async function parseRunFlags(f: RunFlags, command: string[]): Promise<RunPlan> {
-  const target = parseTarget(f);
-  if (f.timeout !== undefined) target.replyTimeoutSec = f.timeout;
-  // A throwaway server is standalone: with --cluster, 127.0.0.1:6379 is the node to ask, or an error.
-  const targetIsDefault =
-    f.host === undefined &&
-    f.port === undefined &&
-    f.socket === undefined &&
-    f.uri === undefined &&
-    !f.cluster;
-  if (f.duration !== undefined && f.requests !== undefined)
-    throw usage('give either -n (requests) or --duration (seconds), not both');
-  const common: Partial<CellOptions> = {};
-  for (const [key, def] of Object.entries(RUN_OPTIONS)) {
-    const value = f[key as keyof RunFlags];
-    if ('cell' in def && value !== undefined) Object.assign(common, { [def.cell]: value });
-  }
-  const trials = f.trials ?? null;
-  const profile = f.profile ?? DEFAULT_PROFILE;
-  const slo = f.slo
-    ? { objectives: await parseSlo(f.slo), budgetSec: f.sloBudget ?? DEFAULT_SLO_BUDGET_SEC }
-    : null;
-  if (f.tests === undefined && command.length === 0 && f.ratio === undefined)
-    return { target, targetIsDefault, cells: null, common, profile, trials, slo };
-
-  // Ad hoc cells take redis-benchmark's defaults, then the flags given.
-  const base: CellOptions = { ...DEFAULT_CELL_OPTIONS, ...common };
-  if (f.duration !== undefined) delete base.requests;
-  let cells: CellOptions[];
-  if (f.ratio !== undefined) cells = [{ ...base, test: 'SET:GET', setGetRatio: f.ratio }];
-  else if (command.length > 0) cells = [{ ...base, test: 'CUSTOM', command }];
-  else {
-    const { findTests } = await import('@redis-benchdb/engine');
-    try {
-      cells = findTests(f.tests!.split(',')).map((t) => ({ ...base, test: t.name }));
-    } catch (err) {
-      throw usage((err as Error).message);
-    }
-  }
-  return { target, targetIsDefault, cells, common, profile, trials, slo };
+/** What to run against what (run/plan.ts), from these flags: the tests parse command lines with it. */
+export function parseRunFlags(f: RunFlags, command: string[]): Promise<RunPlan> {
+  return planRun(f, command, cellOverrides(RUN_OPTIONS, f));
 }

@@ -3,11 +3,12 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contentId, type ResultV1, validateResult, verifyEnvelopeText } from '@redis-benchdb/result';
+import { writeAtomically } from '../atomic-write.js';
 import { defineCommand } from '../command/define.js';
 import { type FlagsOf, flag, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { resultsDir } from '../local-database.js';
 import { database } from '../options/common.js';
-import { resultsDir, writeAtomically } from '../run/keep.js';
 import { resultPage } from '../view/result-page.js';
 
 const VIEW_OPTIONS = {

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { type ResultV1, signResult, validateResult } from '@redis-benchdb/result';
+import { writeAtomically } from '../atomic-write.js';
 import type { SigningKey } from '../signing-key.js';
 import type { PlannedCells } from './cells.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import type { GroupMember } from './group-cells.js';
-import { keepAndSubmit, verifyHint, writeAtomically } from './keep.js';
+import { keepAndSubmit, verifyHint } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { RunRequest } from './request.js';
 import { buildResultDocument, isErrorDominated, reportWrongReplies } from './result-document.js';

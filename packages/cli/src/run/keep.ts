@@ -1,18 +1,14 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { defaultDatabasePath, resultPagePath, storeSubmission } from '@redis-benchdb/db';
 import { checkSubmission } from '@redis-benchdb/db/checks';
+import { writeAtomically } from '../atomic-write.js';
 import { noServerHelp } from '../config.js';
+import { cliName, pnpmName, shellQuote } from '../invocation.js';
+import { openLocalDatabase, resultsDir } from '../local-database.js';
 import { pendingHint, postEnvelope, rankLines, setAside, spool } from '../submit.js';
-import { cliName, pnpmName, shellQuote } from './invocation.js';
-import { openLocalDatabase } from './local-database.js';
 import { repositoryRoot } from './repository.js';
 import type { SubmitTarget } from './signing.js';
-
-/** Where `run` keeps each signed result as a file: `results/` beside the local database. */
-export function resultsDir(dbPath?: string): string {
-  return join(dirname(dbPath ?? defaultDatabasePath()), 'results');
-}
 
 /** The command that checks a signed file, as the user can paste it. */
 export function verifyHint(file: string): string {
@@ -95,10 +91,4 @@ async function submitOne(
   const detail = `${out.status} ${out.code}: ${out.message}`;
   const path = await setAside(await spool(signed, to, db), detail);
   return [`error: the service refused the result (${detail}); kept in ${path}`];
-}
-
-export async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

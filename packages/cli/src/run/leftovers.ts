@@ -5,7 +5,7 @@ import {
   type LaunchedServer,
   type Target,
 } from '@redis-benchdb/engine';
-import { cleanupHint } from './invocation.js';
+import { cleanupHint } from './cleanup-hint.js';
 
 /** SCAN calls per node when a run looks for earlier runs' keys at start (5,000 keys each). */
 const START_SCANS = 200;

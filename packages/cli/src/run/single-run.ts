@@ -1,15 +1,18 @@
 import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { compileSchemas, signResult, validateResult } from '@redis-benchdb/result';
+import { writeAtomically } from '../atomic-write.js';
+import type { SigningKey } from '../signing-key.js';
 import { VERSION } from '../version.js';
-import { planCells, SUITE_ID } from './cells.js';
+import { type PlannedCells, planCells, SUITE_ID } from './cells.js';
 import { describeCluster } from './cluster.js';
 import { driftCellIndex, measureDrift, wantsDriftCheck } from './drift.js';
 import { collectEnvironment } from './environment.js';
 import { CSV_HEADER, csvRow, textLine } from './format.js';
 import { CellInterference, localServerPidOf } from './interference.js';
-import { keepAndSubmit, verifyHint, writeAtomically } from './keep.js';
+import { keepAndSubmit, verifyHint } from './keep.js';
 import { pinClient } from './launched-group.js';
-import { leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
+import { type CleanupOutcome, leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
 import { isListening, startThrowawayServer } from './local-server.js';
 import { Progress } from './progress.js';
 import type { RunPlan, RunRequest } from './request.js';
@@ -19,7 +22,7 @@ import {
   type MeasuredCell,
   reportWrongReplies,
 } from './result-document.js';
-import { prepareSigning } from './signing.js';
+import { prepareSigning, type SubmitTarget } from './signing.js';
 import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
 
@@ -30,30 +33,31 @@ const PRODUCT_NAMES: Record<string, string> = {
   dragonfly: 'Dragonfly',
 };
 
+type Log = (s: string) => void;
+
+/** What the steps of one run share. */
+interface Run {
+  plan: RunPlan;
+  flags: RunRequest;
+  log: Log;
+  mode: 'json' | 'csv' | 'text';
+  planned: PlannedCells;
+  stop: RunStop;
+  session: BenchSession;
+  launched: LaunchedServer | null;
+}
+
 /** `redis-benchdb run` on one server: connect (or start a throwaway one), probe, run every trial, clean up, print, sign. */
 export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number> {
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const extraWarnings = flags.clientCpus ? await pinClient(flags.clientCpus, log) : [];
-  const out = flags.out;
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
 
-  const { cells, trials, suite } = planCells(plan);
+  const planned = planCells(plan);
   const { key, submit } = await prepareSigning(flags, log);
   // Paid now, not after a stall, when the run has --timeout plus a margin to end in.
   compileSchemas();
-
-  let launched: LaunchedServer | null = null;
-  if (
-    plan.targetIsDefault &&
-    flags.launch !== false &&
-    !(await isListening(plan.target.host, plan.target.port))
-  ) {
-    launched = await startThrowawayServer();
-    plan.target.port = launched.port;
-    log(
-      `nothing answers on 127.0.0.1:6379: started a throwaway redis-server ${launched.version} on 127.0.0.1:${launched.port} for this run (stopped at the end; --no-launch to fail instead)`,
-    );
-  }
+  const launched = await launchIfNothingAnswers(plan, flags, log);
 
   const stop = new RunStop(log);
   stop.install();
@@ -62,96 +66,18 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
   let cleanedUp = false;
   try {
     session = await BenchSession.open(plan.target);
-    // A throwaway server is new: nothing earlier can be on it.
-    if (!launched) await mentionLeftovers(session, plan.target, log);
-    await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
-      // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
-      log(
-        `warning: could not mark ${session!.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
-      ),
-    );
+    await markSession(session, plan, launched, log);
+    const run: Run = { plan, flags, log, mode, planned, stop, session, launched };
     const startedAt = new Date();
-    if (mode === 'text') log('describing the machine, the server and the link...');
-    const environment = await collectEnvironment(session, plan.target, {
-      cloudMetadata: flags.cloudMetadata === true,
-    });
-    if (mode === 'text') {
-      const what = plan.cells
-        ? `${cells.length} test${cells.length > 1 ? 's' : ''}`
-        : `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`;
-      const server = environment.server;
-      log(
-        `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
-      );
-      if (session.cluster) log(describeCluster(session.cluster.topology));
-    }
-    if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
-
-    const progress = new Progress();
-    const summaries: MeasuredCell[] = [];
-    const serverPid = await localServerPidOf(session, environment.server.local);
-    // A cell that throws (the server refused its setup, say) must not skip the cleanup below.
-    let failure: string | null = null;
-    for (const [i, cell] of cells.entries()) {
-      if (stop.load.aborted) break;
-      const results: CellResult[] = [];
-      const interference = new CellInterference(serverPid);
-      try {
-        for (let t = 0; t < trials && !stop.load.aborted; t++) {
-          const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
-          if (cell.slo) {
-            const answerTo = mode === 'text' ? process.stdout : process.stderr;
-            const hooks = { signal: stop.load, ...interference.hooks };
-            const r = await searchCell(session, cell.options, cell.slo, label, hooks, answerTo);
-            results.push(r);
-            if (r.incomplete) break;
-            continue;
-          }
-          const r = await session.runCell(cell.options, {
-            signal: stop.load,
-            ...interference.hooks,
-            onProgress: (done, requested, elapsed) =>
-              progress.update(
-                label,
-                i,
-                cells.length,
-                done,
-                requested,
-                elapsed,
-                cell.options.durationSec ?? null,
-              ),
-          });
-          results.push(r);
-          if (r.incomplete) break;
-        }
-      } catch (err) {
-        failure = `${cell.label}: ${(err as Error).message}`;
-      }
-      progress.clear();
-      if (results.length > 0) {
-        const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
-        summaries.push(summary);
-        if (mode === 'text') process.stdout.write(`${textLine(summary, flags.quiet === true)}\n`);
-        else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
-        if (summary.incomplete && !stop.load.aborted) break;
-      }
-      if (failure) break;
-    }
-    // A cell again, to see whether the machine changed while the run went on.
-    const driftAt = driftCellIndex(cells);
-    const first = summaries[driftAt];
-    let drift = null;
-    if (first && !failure && !stop.load.aborted && summaries.length === cells.length)
-      if (wantsDriftCheck(!plan.cells, cells.length)) {
-        if (mode === 'text') log(`measuring ${first.label} again to check for drift...`);
-        drift = await measureDrift(session, cells[driftAt]!, first, stop.load).catch(() => null);
-      }
+    const environment = await describeRun(run);
+    const { summaries, failure } = await runCells(run, environment.server.local);
+    const drift = await checkDrift(run, summaries, failure);
 
     cleanedUp = true;
     const cleanup = await removeRunKeys(session, stop.cleanup, leftoverHint(plan.target, launched));
     if (cleanup.error) log(cleanup.error);
     const doc = buildResultDocument({
-      suite,
+      suite: planned.suite,
       target: plan.target,
       keyPrefix: session.prefix,
       environment,
@@ -159,50 +85,15 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
       startedAt,
       finishedAt: new Date(),
       interrupted: stop.interrupted,
-      plannedCells: cells.length,
+      plannedCells: planned.cells.length,
       error: failure,
       cleanup,
       extraWarnings,
       driftCheck: drift,
       cluster: session.cluster?.topology ?? null,
     });
-    const valid = validateResult(doc);
-    if (!valid.ok) {
-      // Our own document failing our own schema is a bug; say so rather than publish it.
-      throw new Error(
-        `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-      );
-    }
-
-    // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
-    const bound = { ...doc, keyFingerprint: key.fingerprint };
-    if (mode === 'json') process.stdout.write(`${JSON.stringify(bound, null, 2)}\n`);
-    const signed = `${JSON.stringify(signResult(bound, key.privateKeyPem), null, 2)}\n`;
-    if (out) await writeAtomically(out, signed);
-    const kept = await keepAndSubmit(signed, { store: flags.store !== false, db: flags.db, submit });
-    if (!cleanup.error && mode === 'text')
-      log(
-        `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${session.prefix}*`,
-      );
-    if (mode === 'text')
-      for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
-    if (out) log(`wrote ${out}, signed by ${key.fingerprint} (check it with: ${verifyHint(out)})`);
-    for (const line of kept.lines) log(line);
-    if (failure) {
-      log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
-      return 1;
-    }
-    const failed = doc.cells.find((c) => c.incomplete && c.error);
-    if (failed && !stop.interrupted)
-      log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
-    const erroring = flags.allowErrors ? [] : summaries.filter(isErrorDominated);
-    if (erroring.length > 0)
-      log(
-        `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
-      );
-    const wrong = reportWrongReplies(doc, log);
-    if (stop.interrupted) return stop.exitCode;
-    return doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0;
+    const kept = await signAndKeep(run, doc, key, submit);
+    return report(run, { doc, cleanup, kept, failure, summaries, key });
   } catch (err) {
     // The run failed outside a cell (the server's INFO, a reply past the limits): its keys go all the same.
     if (session && !cleanedUp) {
@@ -218,6 +109,201 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
     await session?.close();
     await launched?.stop();
   }
+}
+
+/** A throwaway redis-server when the user named no server and nothing answers on the default one. */
+async function launchIfNothingAnswers(
+  plan: RunPlan,
+  flags: RunRequest,
+  log: Log,
+): Promise<LaunchedServer | null> {
+  if (
+    !plan.targetIsDefault ||
+    flags.launch === false ||
+    (await isListening(plan.target.host, plan.target.port))
+  )
+    return null;
+  const launched = await startThrowawayServer();
+  plan.target.port = launched.port;
+  log(
+    `nothing answers on 127.0.0.1:6379: started a throwaway redis-server ${launched.version} on 127.0.0.1:${launched.port} for this run (stopped at the end; --no-launch to fail instead)`,
+  );
+  return launched;
+}
+
+/** What earlier runs left on the server, mentioned; and this run's keys, marked as its own. */
+async function markSession(
+  session: BenchSession,
+  plan: RunPlan,
+  launched: LaunchedServer | null,
+  log: Log,
+): Promise<void> {
+  // A throwaway server is new: nothing earlier can be on it.
+  if (!launched) await mentionLeftovers(session, plan.target, log);
+  await session.markStart(`redis-benchdb ${VERSION}`).catch((err: Error) =>
+    // An ACL may refuse HSET or PSETEX: the run goes on, but a killed run's keys are then unmarked.
+    log(
+      `warning: could not mark ${session.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
+    ),
+  );
+}
+
+/** The machine, the server and the link, and the run's first lines: what it runs against what. */
+async function describeRun(run: Run) {
+  const { plan, mode, log, session } = run;
+  const { cells, trials } = run.planned;
+  if (mode === 'text') log('describing the machine, the server and the link...');
+  const environment = await collectEnvironment(session, plan.target, {
+    cloudMetadata: run.flags.cloudMetadata === true,
+  });
+  if (mode === 'text') {
+    const what = plan.cells
+      ? `${cells.length} test${cells.length > 1 ? 's' : ''}`
+      : `suite ${SUITE_ID}, profile ${plan.profile} (${cells.length} cells)`;
+    const server = environment.server;
+    log(
+      `redis-benchdb: ${what}${trials > 1 ? `, ${trials} trials each` : ''} against ${describeTarget(plan.target)} (${PRODUCT_NAMES[server.product] ?? server.product} ${server.version ?? '?'}); keys under ${session.prefix}*`,
+    );
+    if (session.cluster) log(describeCluster(session.cluster.topology));
+  }
+  if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
+  return environment;
+}
+
+/**
+ * Every cell's trials, each cell's line printed as it ends. Stops at an interruption, at a cell cut
+ * short, or at a cell that threw (`failure`), which must not skip the cleanup after it.
+ */
+async function runCells(
+  run: Run,
+  serverIsLocal: boolean | null,
+): Promise<{ summaries: MeasuredCell[]; failure: string | null }> {
+  const { cells } = run.planned;
+  const { stop, mode } = run;
+  const progress = new Progress();
+  const summaries: MeasuredCell[] = [];
+  const serverPid = await localServerPidOf(run.session, serverIsLocal);
+  let failure: string | null = null;
+  for (const [i, cell] of cells.entries()) {
+    if (stop.load.aborted) break;
+    const results: CellResult[] = [];
+    const interference = new CellInterference(serverPid);
+    try {
+      await runTrials(run, i, interference, progress, results);
+    } catch (err) {
+      failure = `${cell.label}: ${(err as Error).message}`;
+    }
+    progress.clear();
+    if (results.length > 0) {
+      const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
+      summaries.push(summary);
+      if (mode === 'text') process.stdout.write(`${textLine(summary, run.flags.quiet === true)}\n`);
+      else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
+      if (summary.incomplete && !stop.load.aborted) break;
+    }
+    if (failure) break;
+  }
+  return { summaries, failure };
+}
+
+/** Cell `i`'s trials into `results` (kept when a later one throws), each a load or an --slo search. */
+async function runTrials(
+  run: Run,
+  i: number,
+  interference: CellInterference,
+  progress: Progress,
+  results: CellResult[],
+): Promise<void> {
+  const { cells, trials } = run.planned;
+  const { stop, session } = run;
+  const cell = cells[i]!;
+  for (let t = 0; t < trials && !stop.load.aborted; t++) {
+    const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
+    if (cell.slo) {
+      const answerTo = run.mode === 'text' ? process.stdout : process.stderr;
+      const hooks = { signal: stop.load, ...interference.hooks };
+      const r = await searchCell(session, cell.options, cell.slo, label, hooks, answerTo);
+      results.push(r);
+      if (r.incomplete) break;
+      continue;
+    }
+    const r = await session.runCell(cell.options, {
+      signal: stop.load,
+      ...interference.hooks,
+      onProgress: (done, requested, elapsed) =>
+        progress.update(label, i, cells.length, done, requested, elapsed, cell.options.durationSec ?? null),
+    });
+    results.push(r);
+    if (r.incomplete) break;
+  }
+}
+
+/** A cell again, to see whether the machine changed while the run went on; null when not measured. */
+async function checkDrift(run: Run, summaries: MeasuredCell[], failure: string | null) {
+  const { cells } = run.planned;
+  const driftAt = driftCellIndex(cells);
+  const first = summaries[driftAt];
+  if (!first || failure || run.stop.load.aborted || summaries.length !== cells.length) return null;
+  if (!wantsDriftCheck(!run.plan.cells, cells.length)) return null;
+  if (run.mode === 'text') run.log(`measuring ${first.label} again to check for drift...`);
+  return measureDrift(run.session, cells[driftAt]!, first, run.stop.load).catch(() => null);
+}
+
+/** Check the document against the schema, sign it, print it with --json, write --out, keep and submit it. */
+async function signAndKeep(run: Run, doc: ResultV1, key: SigningKey, submit: SubmitTarget) {
+  const valid = validateResult(doc);
+  if (!valid.ok) {
+    // Our own document failing our own schema is a bug; say so rather than publish it.
+    throw new Error(
+      `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    );
+  }
+  // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
+  const bound = { ...doc, keyFingerprint: key.fingerprint };
+  if (run.mode === 'json') process.stdout.write(`${JSON.stringify(bound, null, 2)}\n`);
+  const signed = `${JSON.stringify(signResult(bound, key.privateKeyPem), null, 2)}\n`;
+  if (run.flags.out) await writeAtomically(run.flags.out, signed);
+  return keepAndSubmit(signed, { store: run.flags.store !== false, db: run.flags.db, submit });
+}
+
+/** The run's closing lines, and its exit code: 1 when anything kept the result from being whole and kept. */
+function report(
+  run: Run,
+  r: {
+    doc: ResultV1;
+    cleanup: CleanupOutcome;
+    kept: { ok: boolean; lines: string[] };
+    failure: string | null;
+    summaries: MeasuredCell[];
+    key: SigningKey;
+  },
+): number {
+  const { log, mode, stop, flags } = run;
+  const { doc, cleanup, failure } = r;
+  if (!cleanup.error && mode === 'text')
+    log(
+      `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${run.session.prefix}*`,
+    );
+  if (mode === 'text')
+    for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
+  if (flags.out)
+    log(`wrote ${flags.out}, signed by ${r.key.fingerprint} (check it with: ${verifyHint(flags.out)})`);
+  for (const line of r.kept.lines) log(line);
+  if (failure) {
+    log(`error: ${failure} (the cells before it are kept; the run is marked incomplete)`);
+    return 1;
+  }
+  const failed = doc.cells.find((c) => c.incomplete && c.error);
+  if (failed && !stop.interrupted)
+    log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
+  const erroring = flags.allowErrors ? [] : r.summaries.filter(isErrorDominated);
+  if (erroring.length > 0)
+    log(
+      `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
+    );
+  const wrong = reportWrongReplies(doc, log);
+  if (stop.interrupted) return stop.exitCode;
+  return doc.incomplete || !r.kept.ok || erroring.length > 0 || wrong ? 1 : 0;
 }
 
 function describeTarget(t: {

@@ -1,4 +1,4 @@
-import { signalExitCode } from './invocation.js';
+import { signalExitCode } from '../invocation.js';
 import { watchLauncher } from './launcher-watch.js';
 
 /** The signals that stop a run (and a run group) cleanly. */

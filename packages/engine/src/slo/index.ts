@@ -1,16 +1,8 @@
-export {
-  canonicalObjectives,
-  describeObjectives,
-  MAX_OBJECTIVES,
-  parseObjectives,
-  SLO_SYNTAX,
-  SloSyntaxError,
-} from './objectives.js';
+export { describeObjectives, parseObjectives, SloSyntaxError } from './objectives.js';
 export {
   bracketOf,
   DEFAULT_SLO_BUDGET_SEC,
   type RateTally,
-  RESOLUTION,
   runSloSearch,
   SearchState,
   type SloSearchHooks,
@@ -18,7 +10,5 @@ export {
   type SloSearchRun,
   type Step as SloStepRunner,
   searchRates,
-  stepDurationSec,
-  TAIL_SAMPLES,
 } from './search.js';
-export { type JudgedStep, judgeStep, MIN_ACHIEVED_RATIO } from './step.js';
+export { type JudgedStep, judgeStep } from './step.js';

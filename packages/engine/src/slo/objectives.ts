@@ -1,11 +1,11 @@
 import { HIGHEST_TRACKABLE_US, type SloObjective } from '@redis-benchdb/result';
 
 /** What `--slo` accepts, named in every refusal so the fix is in the message. */
-export const SLO_SYNTAX =
+const SLO_SYNTAX =
   'objectives like p99<=1ms or p99<=1ms,p99.9<=5ms: a percentile p<number> below 100, <=, a latency with a unit us or ms';
 
 /** At most this many objectives: each is a percentile read from every step's histogram. */
-export const MAX_OBJECTIVES = 8;
+const MAX_OBJECTIVES = 8;
 
 export class SloSyntaxError extends Error {
   readonly code = 'ERR_SLO_SYNTAX';

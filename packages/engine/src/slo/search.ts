@@ -5,20 +5,21 @@ import { canonicalObjectives } from './objectives.js';
 import { type JudgedStep, judgeStep } from './step.js';
 
 export { DEFAULT_SLO_BUDGET_SEC } from '../options.js';
+
 /**
  * Replies each step aims to have beyond the strictest percentile. The count beyond a percentile is
  * about Poisson-distributed, so with 100 of them it is known to ±20% (95%): a p99 read from such a
  * step is the true p98.8 to p99.2, close enough that a pass or fail is the server's, not chance's.
  * p99 needs 10,000 replies, p99.9 100,000: a step lasts that long at its rate, within the bounds below.
  */
-export const TAIL_SAMPLES = 100;
+const TAIL_SAMPLES = 100;
 export const MIN_STEP_SEC = 1;
 /** Load before each step's measurement: connections open, the server's queues settle at the new rate. */
 export const STEP_WARMUP_SEC = 0.5;
 /** The closed-loop probe whose throughput the ramp starts from (a quarter of it). */
 export const PROBE_SEC = 1;
 /** Bisection stops when the bracket is this narrow, relative to its passing end. */
-export const RESOLUTION = 0.05;
+const RESOLUTION = 0.05;
 /** Rounds of repeating the bracket's ends (each may move them and resume bisection). */
 const CONFIRM_ROUNDS = 3;
 /** The ramp steps down (by 4) this many times when its first rate already fails. */
@@ -48,7 +49,7 @@ export interface SloSearchRun {
 }
 
 /** A step's measured phase: long enough for TAIL_SAMPLES beyond the strictest percentile, within bounds. */
-export function stepDurationSec(rate: number, strictestPercentile: number, budgetSec: number): number {
+function stepDurationSec(rate: number, strictestPercentile: number, budgetSec: number): number {
   const samples = TAIL_SAMPLES / (1 - strictestPercentile / 100);
   const longest = Math.max(MIN_STEP_SEC, budgetSec / 10);
   return Math.round(Math.min(longest, Math.max(MIN_STEP_SEC, samples / rate)) * 1000) / 1000;

@@ -3,7 +3,7 @@ import { ERRORS_RATIO } from '../options.js';
 import type { CellResult } from '../session.js';
 
 /** A step keeps up when at least this share of the offered rate was answered (and due). */
-export const MIN_ACHIEVED_RATIO = 0.99;
+const MIN_ACHIEVED_RATIO = 0.99;
 
 /**
  * The share of an objective beyond which the client's own send lateness makes a failed step the

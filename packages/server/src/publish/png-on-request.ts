@@ -11,13 +11,9 @@ import {
   utimes,
   writeFile,
 } from 'node:fs/promises';
-import { basename, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Tinypool from 'tinypool';
+import { join, sep } from 'node:path';
+import { type PngPool, pngCacheName, pngPool, pngWidthOf } from '@redis-benchdb/db/png';
 import { HttpError } from '../http-error.js';
-import type { PngReply, PngTask } from './png-worker.js';
-
-const WORKER = fileURLToPath(new URL('./png-worker.js', import.meta.url));
 
 /** A chart's PNG: a path of plain segments (no dot files) ending in .png, as the site names them. */
 const CHART_PNG = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+\.png$/;
@@ -36,8 +32,6 @@ export const MAX_SVG_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 export const MAX_DRAW_WAIT_MS = 4000;
 /** Charts whose cache name is known by the file's identity (path, size, mtime), so a hit reads nothing. */
 const MAX_KNOWN_FILES = 10_000;
-/** A chart's PNG width, as the site build draws it (site/integration/index.mjs): a blog column's. */
-const STANDALONE_PX = 600;
 
 export interface PngOnRequestOptions {
   /** Where drawn PNGs are kept, by content (the same keys as the site build's PNG cache). */
@@ -51,7 +45,7 @@ export interface PngOnRequestOptions {
 
 /**
  * Chart PNGs drawn when first asked for, from the SVG beside them in the site served, with the site
- * build's renderer and settings (png-worker.ts), and kept in a cache bounded in bytes. A site built
+ * build's renderer and settings (@redis-benchdb/db/png), and kept in a cache bounded in bytes. A site built
  * with REDIS_BENCHDB_SITE_PNG=on-request (what SiteBuilder asks for) links PNGs it did not draw:
  * drawing them all took most of a build at 10,000 results, and almost none is ever fetched.
  *
@@ -62,7 +56,7 @@ export interface PngOnRequestOptions {
 export class PngOnRequest {
   readonly cacheDir: string;
   readonly #o: PngOnRequestOptions;
-  readonly #pool: Tinypool;
+  readonly #pool: PngPool;
   /** Cached PNGs and their sizes, least recently used first (a Map keeps insertion order). */
   readonly #cached = new Map<string, number>();
   #bytes = 0;
@@ -78,7 +72,7 @@ export class PngOnRequest {
   constructor(options: PngOnRequestOptions) {
     this.#o = options;
     this.cacheDir = options.cacheDir;
-    this.#pool = new Tinypool({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: 30_000 });
+    this.#pool = pngPool(1);
   }
 
   /**
@@ -107,10 +101,9 @@ export class PngOnRequest {
     };
     try {
       const svg = await readFile(file.path);
-      // As the site build keys its cache (site/integration/png.mjs): the SVG's hash, then the width.
-      const width = basename(path) === 'og.png' ? 1200 : STANDALONE_PX;
-      const content = createHash('sha256').update(svg).digest('hex');
-      const name = `${createHash('sha256').update(`${content} ${width}`).digest('hex')}.png`;
+      // As the site build keys its cache: the SVG's hash, then the width.
+      const width = pngWidthOf(path);
+      const name = pngCacheName(createHash('sha256').update(svg).digest('hex'), width);
       this.#remember(identity, name);
       if (this.#cached.has(name)) {
         this.#touch(name);
@@ -181,7 +174,7 @@ export class PngOnRequest {
 
   /** Stop the drawing thread (the service is closing). */
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    await this.#pool.close();
   }
 
   /** `path`'s SVG, if it is a regular file inside root and the size of a chart: its real path, size and mtime. */
@@ -201,13 +194,7 @@ export class PngOnRequest {
   async #draw(name: string, svg: Buffer, width: number, path: string): Promise<void> {
     let png: Uint8Array;
     try {
-      // Moved, not copied, when the buffer owns its memory (readFile's does, past Node's small-buffer pool).
-      const own =
-        svg.byteOffset === 0 && svg.byteLength === svg.buffer.byteLength && svg.buffer instanceof ArrayBuffer;
-      const task: PngTask = { svg, width };
-      const reply = (await this.#pool.run(task, {
-        transferList: own ? [svg.buffer as ArrayBuffer] : [],
-      })) as PngReply;
+      const reply = await this.#pool.draw(svg, width);
       png = reply.png;
       this.#drawMs += (reply.ms - this.#drawMs) / 8;
     } catch (e) {

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
-import { type BenchDb, openDatabase } from '@redis-benchdb/db';
-import { CliError } from '../errors.js';
+import { dirname, join } from 'node:path';
+import { type BenchDb, defaultDatabasePath, openDatabase } from '@redis-benchdb/db';
+import { CliError } from './errors.js';
 import { type Invocation, invocation, startWords } from './invocation.js';
+
+/** Where `run` keeps each signed result as a file: `results/` beside the local database. */
+export function resultsDir(dbPath?: string): string {
+  return join(dirname(dbPath ?? defaultDatabasePath()), 'results');
+}
 
 /**
  * The local SQLite database is optional: better-sqlite3 is a native module, so the npm package
