@@ -10,6 +10,7 @@ import { ClusterControl } from './cluster/control.js';
 import { ClusterModeError, validateClusterTest } from './cluster/routing.js';
 import { customTest, findTests, type TestDefinition } from './commands.js';
 import { ControlPlane } from './control.js';
+import { crossCheck } from './cross-check.js';
 import type { WorkerReport } from './load/plan.js';
 import {
   type CellOptions,
@@ -137,10 +138,8 @@ export class BenchSession {
     }
     const [vmin, vmax] = valueRange(options.valueSizeBytes);
     await this.prepare(options, tests.list, hooks.signal);
-    // A cell that writes the GET key space (SET, MSET, a custom command on key:{key}) leaves other
-    // values there than a preload wrote: a later GET of that key space must preload again, or it
-    // reads this cell's values (a GET P10 16B repeated after SET P10 128B read 128-byte values and
-    // came out 0.80x of itself: a DRIFT that was the run's own doing).
+    // A cell writing the GET key space leaves other values than a preload wrote: a later GET must
+    // preload again (a GET P10 16B repeated after SET P10 128B read 128-byte values: a false DRIFT).
     if (tests.list.some(writesKeySpace)) this.preloaded.clear();
     const statNames = [...new Set(tests.list.map((t) => t.commandstat))];
     const statsBefore = await this.meter.commandStats();
@@ -360,47 +359,6 @@ function buildResult(
 export function cleanErrorText(s: string): string {
   const clean = s.replace(/[^\x20-\x7e]+/g, ' ').trim();
   return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean || '(no message)';
-}
-
-function crossCheck(
-  names: string[],
-  expected: number,
-  before: Map<string, { calls: number; rejectedCalls: number }>,
-  after: Map<string, { calls: number; rejectedCalls: number }> | null,
-): CrossCheck {
-  if (!after)
-    return {
-      status: 'unavailable',
-      expected,
-      observed: null,
-      commands: names,
-      note: 'INFO commandstats could not be read after the cell',
-    };
-  let observed = 0;
-  for (const n of names) {
-    const a = after.get(n);
-    if (!a)
-      return {
-        status: 'unavailable',
-        expected,
-        observed: null,
-        commands: names,
-        note: `the server keeps no commandstats for "${n}" (unknown command?)`,
-      };
-    const b = before.get(n) ?? { calls: 0, rejectedCalls: 0 };
-    observed += a.calls + a.rejectedCalls - b.calls - b.rejectedCalls;
-  }
-  if (observed === expected) return { status: 'match', expected, observed, commands: names };
-  return {
-    status: 'mismatch',
-    expected,
-    observed,
-    commands: names,
-    note:
-      observed > expected
-        ? 'other clients ran the same commands during the cell'
-        : 'the server counted fewer calls than replies received',
-  };
 }
 
 function round(x: number, digits: number): number {
