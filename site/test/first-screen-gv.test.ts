@@ -106,7 +106,12 @@ beforeAll(async () => {
   const home = await site.open('/');
   base = new URL(home.page.url()).origin;
   await home.page.context().close();
-  groups = readdirSync(join(site.out, 'groups')).map((g) => `/groups/${g}/`);
+  // Groups whose members share the standard GET and SET cells; the compare profile's group (issue 29)
+  // has only its own pipelined cells, and its page says so instead of drawing a matrix (a known gap:
+  // the matrix does not take the compare profile's cells yet).
+  groups = readdirSync(join(site.out, 'groups'))
+    .filter((g) => all.filter((m) => m.group === g && m.trials.has('GET') && m.trials.has('SET')).length >= 2)
+    .map((g) => `/groups/${g}/`);
   versions = readdirSync(join(site.out, 'versions'), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => `/versions/${d.name}/`);
@@ -210,7 +215,14 @@ describe.skipIf(dirs.length === 0)('group pages: the first screen', () => {
           return tr ? tr.getBoundingClientRect().bottom : Number.POSITIVE_INFINITY;
         });
         expect(firstRow, `${where}: the matrix's first row`).toBeLessThanOrEqual(height);
-        expect(shown.rows.map((r) => r.label).slice(0, 2), where).toEqual(['GET', 'SET']);
+        // The standard baseline's GET and SET first, or the compare profile's pipelined ones (issue 29).
+        expect(
+          [
+            ['GET', 'SET'],
+            ['GET P10 16B', 'SET P10 16B'],
+          ],
+          where,
+        ).toContainEqual(shown.rows.map((r) => r.label).slice(0, 2));
         // Named by server and setting, in member order; never by a hash.
         expect(shown.columns.length, where).toBe(mine.length);
         shown.columns.forEach((c, i) => {
