@@ -47,7 +47,8 @@ const NAMED = [
   { product: 'valkey', ref: '7.2.7', version: '8.0.1' },
   { product: 'redis', ref: '6.0.20', version: '7.0.15' },
 ];
-const LABELS = ['GET', 'SET'];
+// The baseline's GET and SET, and the compare profile's pipelined ones (issue 29), as the version rule reads them.
+const LABELS = ['GET', 'SET', 'GET P10 16B', 'SET P10 16B'];
 
 // --- The evidence: the result files.
 const results = join(values.data, 'results');
