@@ -154,11 +154,16 @@ export const HEADLINE_LABELS = ['GET', 'SET'] as const;
 let headline: SiteCellRow[] | null = null;
 export function headlineCells(): SiteCellRow[] {
   if (headline) return headline;
-  const fps = HEADLINE_LABELS.map((l) => commonWorkload(database(), HEADLINE_SUITE, l)).filter(
-    (f): f is string => f !== null,
-  );
-  headline = cellsByWorkload(database(), fps).map((c) => safeStrings(c));
+  headline = cellsOfLabels(HEADLINE_LABELS);
   return headline;
+}
+
+/** The cells of the suite's most common workload under each label. */
+function cellsOfLabels(labels: readonly string[]): SiteCellRow[] {
+  const fps = labels
+    .map((l) => commonWorkload(database(), HEADLINE_SUITE, l))
+    .filter((f): f is string => f !== null);
+  return cellsByWorkload(database(), fps).map((c) => safeStrings(c));
 }
 
 /**
@@ -172,10 +177,7 @@ let comparison: SiteCellRow[] | null = null;
 /** The cells the version rule reads: the headline's and the compare profile's. */
 export function versionCells(): SiteCellRow[] {
   if (comparison) return comparison;
-  const fps = COMPARISON_LABELS.map((l) => commonWorkload(database(), HEADLINE_SUITE, l)).filter(
-    (f): f is string => f !== null,
-  );
-  comparison = [...headlineCells(), ...cellsByWorkload(database(), fps).map((c) => safeStrings(c))];
+  comparison = [...headlineCells(), ...cellsOfLabels(COMPARISON_LABELS)];
   return comparison;
 }
 
