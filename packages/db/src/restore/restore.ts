@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { schemaVersion } from './migrations.js';
-import { openDatabase } from './open.js';
-import { count } from './queries.js';
+import { openDatabase } from '../database/open.js';
+import { schemaVersion } from '../migrations/migrate.js';
+import { count } from '../queries/results.js';
 import { checkBackupRows, checkBackupSchema } from './restore-checks.js';
 import { RestoreError } from './restore-error.js';
 

@@ -1,6 +1,6 @@
 import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
-import type { BenchDb } from './open.js';
-import { DISPUTED_R } from './result-sql.js';
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R } from '../database/result-sql.js';
 
 /**
  * Workloads as the explorer sees them: every cell that can be compared (it has a workload

@@ -1,6 +1,6 @@
-import type { BenchDb } from './open.js';
-import { exportRows } from './queries.js';
-import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
+import { exportRows } from './results.js';
 
 /**
  * The queries the site's build runs. They read every listed result once, so they iterate rather

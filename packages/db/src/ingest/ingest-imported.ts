@@ -1,10 +1,10 @@
 import { canonicalJson, IMPORTED_SCHEMA_ID, type ImportedV1, validateImported } from '@redis-benchdb/result';
+import type { BenchDb } from '../database/open.js';
+import { checkNumbers } from '../plausibility/plausibility.js';
 import type { IngestOptions } from './check-submission.js';
 import { contentId, resultPagePath } from './content-id.js';
 import type { IngestOutcome } from './ingest.js';
 import { IngestError } from './ingest-error.js';
-import type { BenchDb } from './open.js';
-import { checkNumbers } from './plausibility.js';
 import { type CellRow, identityColumns, majorMinor, type ResultRow } from './rows.js';
 
 /**

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { identityColumns } from './rows.js';
+import { identityColumns } from '../ingest/rows.js';
 
 /**
  * Migration 9: each result's machine kind and configuration, as packages/result's identity.ts

@@ -1,4 +1,4 @@
-import type { BenchDb } from './open.js';
+import type { BenchDb } from '../database/open.js';
 
 /** Which cells to find; a field left out matches anything. Retracted results are never included. */
 export interface CellFilter {

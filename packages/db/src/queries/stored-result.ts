@@ -1,4 +1,4 @@
-import type { BenchDb } from './open.js';
+import type { BenchDb } from '../database/open.js';
 
 /** A result as stored, whichever its kind: what `GET /api/v1/results/:id` serves. */
 export interface StoredResult {

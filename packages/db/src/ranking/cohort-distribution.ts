@@ -1,5 +1,5 @@
+import type { BenchDb } from '../database/open.js';
 import { cohort } from './cohort.js';
-import type { BenchDb } from './open.js';
 
 /**
  * How a cohort's results spread: the read API's answer for one workload fingerprint, on one machine

@@ -1,8 +1,8 @@
 import { canonicalJson } from '@redis-benchdb/result';
-import { disputesOf } from './disputes.js';
-import type { BenchDb } from './open.js';
+import type { BenchDb } from '../database/open.js';
+import { disputesOf } from '../ingest/disputes.js';
 import { RetractError } from './retract-error.js';
-import { verifyRetraction } from './retraction.js';
+import { verifyRetraction } from './retract-request.js';
 
 export interface RetractOptions {
   /** The server's clock, for the replay window. @default new Date() */

@@ -1,5 +1,5 @@
+import type { BenchDb } from '../database/open.js';
 import type { MeasurementRow } from './measurements.js';
-import type { BenchDb } from './open.js';
 
 /** A result stored as the copy of an earlier one (result_copies). */
 export interface CopyRow {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { applyMigrations, checkMigrated } from './migrations.js';
+import { applyMigrations, checkMigrated } from '../migrations/migrate.js';
 import { prepareStatements, type Statements } from './statements.js';
 
 export interface OpenOptions {

@@ -1,5 +1,5 @@
-import type { BenchDb } from './open.js';
-import type { ListRow } from './statements.js';
+import type { BenchDb } from '../database/open.js';
+import type { ListRow } from '../database/statements.js';
 
 export interface StoredEnvelope {
   /** The envelope as ingest verified it: its canonical JSON (RFC 8785), one of each key. */

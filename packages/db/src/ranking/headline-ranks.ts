@@ -1,6 +1,6 @@
+import type { BenchDb } from '../database/open.js';
 import type { CohortRank } from './cohort.js';
-import { countRank } from './cohort-rank.js';
-import type { BenchDb } from './open.js';
+import { countRank } from './count-rank.js';
 
 /**
  * A result's headline cells ranked in their cohorts: what its page shows and what the CLI prints

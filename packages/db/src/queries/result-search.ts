@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { BenchDb } from './open.js';
-import { FALLBACK_HEADLINE_CELLS, headlineCells } from './rank.js';
+import type { BenchDb } from '../database/open.js';
+import { FALLBACK_HEADLINE_CELLS, headlineCells } from '../ranking/headline-ranks.js';
 
 /**
  * The read API's list of results: filtered, newest received first, paged by a keyset cursor.

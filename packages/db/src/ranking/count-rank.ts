@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { BenchDb } from '../database/open.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { COHORT_SQL, type CohortRank, rankFromCounts } from './cohort.js';
-import type { BenchDb } from './open.js';
 
 /**
  * One result's rank in one cohort, overall and among its CPU model, counted by SQLite in one pass

@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
+import type { BenchDb } from '../database/open.js';
 import { type CheckedSubmission, checkSubmission, type IngestOptions } from './check-submission.js';
 import { resultPagePath } from './content-id.js';
 import { findCopy } from './copies.js';
 import { recordDispute } from './disputes.js';
 import { IngestError } from './ingest-error.js';
 import type { MeasurementRow } from './measurements.js';
-import type { BenchDb } from './open.js';
 import type { CellRow, ResultRow, WarningRow } from './rows.js';
 
 export interface IngestOutcome {

@@ -1,6 +1,6 @@
 import type { ResultV1 } from '@redis-benchdb/result';
 import type Database from 'better-sqlite3';
-import { insertMeasurementSql, type MeasurementRow, measurementRows } from './measurements.js';
+import { insertMeasurementSql, type MeasurementRow, measurementRows } from '../ingest/measurements.js';
 
 /**
  * Migration 4: what verdicts and cohort integrity need (issue 13).

@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
-import { insertMeasurementSql, type MEASUREMENT_COLUMNS, type MeasurementRow } from './measurements.js';
-import type { CellRow, ResultRow, WarningRow } from './rows.js';
+import {
+  insertMeasurementSql,
+  type MEASUREMENT_COLUMNS,
+  type MeasurementRow,
+} from '../ingest/measurements.js';
+import type { CellRow, ResultRow, WarningRow } from '../ingest/rows.js';
 
 /**
  * Every fixed statement, prepared once when the database is opened: preparing parses and plans the

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BenchDb } from './open.js';
+import type { BenchDb } from '../database/open.js';
 
 /**
  * Results like a given one, to compare it with: first those on the same machine kind and server

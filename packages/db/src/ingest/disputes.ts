@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BenchDb } from './open.js';
+import type { BenchDb } from '../database/open.js';
 
 /**
  * Who measured a result cannot be read from its bytes: anyone holding a signed file (a shared file,

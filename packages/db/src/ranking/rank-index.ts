@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
-import type { BenchDb } from './open.js';
-import { type HeadlineRank, headlineCells, type RankOptions } from './rank.js';
-import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
+import { type HeadlineRank, headlineCells, type RankOptions } from './headline-ranks.js';
 
 /**
  * Cohort ranks kept in memory and updated as results are stored: the ranks a submit's answer carries.

@@ -1,5 +1,5 @@
-import type { BenchDb } from './open.js';
-import { DISPUTED_R } from './result-sql.js';
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R } from '../database/result-sql.js';
 
 /** One workload's repeated medians in one environment, and the label its cells go by. */
 export interface RepeatedCell {

@@ -1,6 +1,6 @@
 import { checkEnvelopeSignature, contentId } from '@redis-benchdb/result';
 import Database from 'better-sqlite3';
-import { applyMigrations, MIGRATIONS, schemaVersion } from './migrations.js';
+import { applyMigrations, MIGRATIONS, schemaVersion } from '../migrations/migrate.js';
 import { RestoreError } from './restore-error.js';
 
 interface SchemaObject {

@@ -1,5 +1,5 @@
-import type { BenchDb } from './open.js';
-import type { SiteCellRow } from './site-queries.js';
+import type { BenchDb } from '../database/open.js';
+import type { SiteCellRow } from './site.js';
 
 /**
  * The figures of every cell of some results, for the site's side-by-side views (a machine's server

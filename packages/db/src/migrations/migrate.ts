@@ -1,16 +1,16 @@
 import type Database from 'better-sqlite3';
-import { COHORT_INDEXES } from './cohort-indexes-migration.js';
-import { CPU_CACHES } from './cpu-caches-migration.js';
-import { RESULT_DISPUTES } from './disputes-migration.js';
-import { identityMigration } from './identity-migration.js';
-import { measurementsMigration } from './measurements-migration.js';
-import { NEIGHBOUR_INDEXES } from './neighbours-migration.js';
-import { RUN_GROUPS } from './run-groups-migration.js';
-import { INITIAL_SCHEMA } from './schema-v1.js';
+import { INITIAL_SCHEMA } from './01-initial-schema.js';
+import { RUN_GROUPS } from './02-run-groups.js';
+import { SITE_INDEXES } from './03-site-indexes.js';
+import { measurementsMigration } from './04-measurements.js';
+import { COHORT_INDEXES } from './05-cohort-indexes.js';
+import { WARNINGS_INDEX } from './06-warnings-index.js';
+import { KEY_SIGNERS } from './07-key-signers.js';
+import { CPU_CACHES } from './08-cpu-caches.js';
+import { identityMigration } from './09-identity.js';
+import { RESULT_DISPUTES } from './10-disputes.js';
+import { NEIGHBOUR_INDEXES } from './11-neighbour-indexes.js';
 import { SchemaVersionError } from './schema-version-error.js';
-import { KEY_SIGNERS } from './signers-migration.js';
-import { SITE_INDEXES } from './site-indexes-migration.js';
-import { WARNINGS_INDEX } from './warnings-index-migration.js';
 
 /**
  * One step of the schema: SQL, or a function for a step whose backfill needs this package's code

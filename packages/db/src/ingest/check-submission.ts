@@ -9,10 +9,10 @@ import {
   type ResultV1,
   verifyEnvelope,
 } from '@redis-benchdb/result';
+import { checkNumbers, checkPlausibility, type PlausibilityProblem } from '../plausibility/plausibility.js';
 import { contentId } from './content-id.js';
 import { IngestError } from './ingest-error.js';
 import { type MeasurementRow, measurementRows } from './measurements.js';
-import { checkNumbers, checkPlausibility, type PlausibilityProblem } from './plausibility.js';
 import { type CellRow, cellRows, type ResultRow, resultRow, type WarningRow, warningRows } from './rows.js';
 import { refuseWrongReplies } from './wrong-replies.js';
 

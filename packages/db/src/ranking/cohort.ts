@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
-import type { BenchDb } from './open.js';
-import { DISPUTED_R, SIGNER_OF_R } from './result-sql.js';
 
 /**
  * A cohort is every listed result that ran one workload (equal workload fingerprints): the only
