@@ -1,6 +1,6 @@
 import type { ResultV1 } from '@redis-benchdb/result';
 import type Database from 'better-sqlite3';
-import { insertMeasurementSql, type MeasurementRow, measurementRows } from '../ingest/measurements.js';
+import { type MeasurementRow, measurementRows } from '../ingest/measurements.js';
 
 /**
  * Migration 4: what verdicts and cohort integrity need (issue 13).
@@ -67,6 +67,16 @@ UPDATE cell_measurements AS m SET histogram_sha256 = NULL
     WHERE o.histogram_sha256 = m.histogram_sha256 AND o.result_id <> m.result_id
       AND (s.received_at < r.received_at OR (s.received_at = r.received_at AND s.id < r.id)))`;
 
+/**
+ * The rows as this migration's table holds them. Its own copy, not ingest's insertMeasurementSql():
+ * a column added to cell_measurements later would be in that statement before the migration that adds
+ * it has run. Extra fields of a row (a later measurementRows) are not bound, so the backfill still works.
+ */
+const INSERT_MEASUREMENT = `INSERT INTO cell_measurements (result_id, idx, label, environment_fingerprint,
+  workload_fingerprint, ops_median, no_verdict, histogram_sha256)
+  VALUES (@result_id, @idx, @label, @environment_fingerprint, @workload_fingerprint, @ops_median, @no_verdict,
+  @histogram_sha256)`;
+
 export function measurementsMigration(sqlite: Database.Database): void {
   sqlite.exec(MEASUREMENTS_SQL);
   const ids = sqlite
@@ -74,7 +84,7 @@ export function measurementsMigration(sqlite: Database.Database): void {
     .all()
     .map((r) => r.id);
   const doc = sqlite.prepare<[string], { document: string }>('SELECT document FROM results WHERE id = ?');
-  const insert = sqlite.prepare(insertMeasurementSql());
+  const insert = sqlite.prepare(INSERT_MEASUREMENT);
   for (const id of ids) for (const row of storedRows(id, doc.get(id)!.document)) insert.run(row);
   sqlite.exec(MARK_EARLIER_COPIES);
 }
