@@ -3,8 +3,8 @@
  * --persistence ...) signs one result per server, transport and variant, all sharing a `runGroup`; the
  * site shows a group side by side, so its id, label and position are columns, not JSON to parse.
  *
- * Rows stored before this migration are backfilled from their document, as schema-v1.ts promises a
- * column always can be: an imported document, or a signed one without `runGroup`, stays null.
+ * Rows stored before this migration are backfilled from their document, as 01-initial-schema.ts promises
+ * a column always can be: an imported document, or a signed one without `runGroup`, stays null.
  * The index leads with the id (find a group) and orders by position (list it in run order).
  */
 export const RUN_GROUPS = `

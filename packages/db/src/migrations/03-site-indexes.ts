@@ -2,7 +2,7 @@
  * Migration 3: covering indexes for the site's build. A results row keeps its envelope and document
  * (hundreds of KB) before the descriptive columns, so reading a row's cpu_model means walking the
  * overflow pages of both: listing 10,000 results read gigabytes. These indexes hold every column the
- * site's lists and headline queries read (site-queries.ts), so SQLite answers them from the index
+ * site's lists and headline queries read (queries/site.ts), so SQLite answers them from the index
  * and never touches the documents. Written for those queries: change one, check its plan here.
  */
 export const SITE_INDEXES = `

@@ -5,8 +5,8 @@
  * column too, so the two are never set side by side as one machine. Null where any size is unknown
  * (and for an imported result).
  *
- * Backfilled from each signed document, as schema-v1.ts promises a column always can be. The site's
- * two covering indexes are made again with it, so listing results still never reads a document.
+ * Backfilled from each signed document, as 01-initial-schema.ts promises a column always can be. The
+ * site's two covering indexes are made again with it, so listing results still never reads a document.
  */
 export const CPU_CACHES = `
 ALTER TABLE results ADD COLUMN cpu_caches TEXT;

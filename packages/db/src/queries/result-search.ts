@@ -86,7 +86,7 @@ export interface SearchResult {
   warningCodes: string[];
   /**
    * The cells that match the filter's cell fields, in run order; when none is set, the result's
-   * headline cells (rank.ts: GET and SET, else its first two), so that a page stays small.
+   * headline cells (headline-ranks.ts: GET and SET, else its first two), so that a page stays small.
    */
   cells: SearchCell[];
 }

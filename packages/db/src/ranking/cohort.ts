@@ -12,7 +12,7 @@ import { ADMITTED_CELL_SQL } from './admitted-sql.js';
  * member; no histogram, document or warning message is read. It grows with the cohort, never with the database:
  * 170 ms for a cohort of 10,000 on this project's 2-core VM with the machine loaded (load 20); about
  * 60 ms at load 8 once migration 6 answered the ERRORS check from an index. A submit's rank counts
- * instead (cohort-rank.ts).
+ * instead (count-rank.ts).
  * A cohort read once ranks any number of its members in O(log n) each (rankIn).
  */
 

@@ -8,7 +8,7 @@ import { type HeadlineRank, headlineCells, type RankOptions } from './headline-r
 /**
  * Cohort ranks kept in memory and updated as results are stored: the ranks a submit's answer carries.
  *
- * countRank (cohort-rank.ts) counts a cohort in SQLite, one pass over every member. Run for every
+ * countRank (count-rank.ts) counts a cohort in SQLite, one pass over every member. Run for every
  * submission on the event loop, that made ingest O(cohort) a submission: over 20,000 submissions of
  * one workload, bench:ingest fell from 1,214-1,345 accepted/s to 78, and a cohort of 10^6 would cost
  * seconds a submission. Here a cohort is read once (cohort(), the same query) and kept sorted; each
