@@ -19,6 +19,24 @@ export function ingestImported(
   body: string | ImportedV1,
   opts: IngestOptions = {},
 ): IngestOutcome {
+  const imported = parseImported(body);
+  // The id leaves out when the import happened: the same file imported twice is one result.
+  const id = contentId(canonicalJson({ ...imported, source: { ...imported.source, importedAt: null } }));
+  const row = importedResultRow(id, imported, opts.now ?? new Date());
+  const cells = imported.cells.map((c, idx) => importedCellRow(id, idx, c));
+  const st = db.statements;
+  const stored = db.sqlite
+    .transaction(() => {
+      if (st.insertResult.run(row).changes === 0) return false;
+      for (const c of cells) st.insertCell.run(c);
+      return true;
+    })
+    .immediate();
+  return { id, duplicate: !stored, pagePath: resultPagePath(id) };
+}
+
+/** The body as a valid imported.v1 document, or the IngestError that refuses it. */
+function parseImported(body: string | ImportedV1): ImportedV1 {
   let doc: unknown = body;
   if (typeof body === 'string') {
     try {
@@ -50,16 +68,17 @@ export function ingestImported(
       `invalid imported result: ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
     );
   }
-  const imported = doc as ImportedV1;
+  return doc as ImportedV1;
+}
+
+/** The results row of an imported result. */
+function importedResultRow(id: string, imported: ImportedV1, now: Date): ResultRow {
   const document = canonicalJson(imported);
-  // The id leaves out when the import happened: the same file imported twice is one result.
-  const id = contentId(canonicalJson({ ...imported, source: { ...imported.source, importedAt: null } }));
-  const now = opts.now ?? new Date();
   const version = majorMinor(imported.server.version);
   const published = imported.source.publishedAt ? new Date(imported.source.publishedAt) : null;
   // The columns a signed result fills from its environment are null here unless the source said them.
   const settings = imported.server.settings ?? {};
-  const row = {
+  return {
     id,
     kind: 'imported',
     schema: imported.schema,
@@ -101,52 +120,44 @@ export function ingestImported(
     cpu_caches: null,
     ...identityColumns('imported', imported),
   } as unknown as ResultRow;
-  const cells = imported.cells.map(
-    (c, idx) =>
-      ({
-        result_id: id,
-        idx,
-        label: c.label,
-        test: c.test,
-        workload_fingerprint: null,
-        connections: c.workload.connections,
-        pipeline_depth: c.workload.pipelineDepth,
-        pipeline_mode: null,
-        value_size_min: c.workload.valueSizeBytes,
-        value_size_max: c.workload.valueSizeBytes,
-        keyspace_size: c.workload.keyspaceSize,
-        key_pattern: null,
-        rate_ops_per_sec: null,
-        trial_count: null,
-        ops_median: c.opsPerSec,
-        ops_ci95_low: null,
-        ops_ci95_high: null,
-        ops_cv: null,
-        unstable: null,
-        min_us: c.latencyUs.minUs,
-        mean_us: c.latencyUs.avgUs,
-        p50_us: c.latencyUs.p50Us,
-        p90_us: c.latencyUs.p90Us,
-        p95_us: c.latencyUs.p95Us,
-        p99_us: c.latencyUs.p99Us,
-        p999_us: c.latencyUs.p999Us,
-        p9999_us: null,
-        max_us: c.latencyUs.maxUs,
-        histogram: null,
-        client_bound: null,
-        limited_by: null,
-        cross_check: null,
-        hit_ratio: null,
-        incomplete: 0,
-      }) as unknown as CellRow,
-  );
-  const st = db.statements;
-  const stored = db.sqlite
-    .transaction(() => {
-      if (st.insertResult.run(row).changes === 0) return false;
-      for (const c of cells) st.insertCell.run(c);
-      return true;
-    })
-    .immediate();
-  return { id, duplicate: !stored, pagePath: resultPagePath(id) };
+}
+
+/** One cell's row: what the source does not state (the workload fingerprint, the histogram) is null. */
+function importedCellRow(id: string, idx: number, c: ImportedV1['cells'][number]): CellRow {
+  return {
+    result_id: id,
+    idx,
+    label: c.label,
+    test: c.test,
+    workload_fingerprint: null,
+    connections: c.workload.connections,
+    pipeline_depth: c.workload.pipelineDepth,
+    pipeline_mode: null,
+    value_size_min: c.workload.valueSizeBytes,
+    value_size_max: c.workload.valueSizeBytes,
+    keyspace_size: c.workload.keyspaceSize,
+    key_pattern: null,
+    rate_ops_per_sec: null,
+    trial_count: null,
+    ops_median: c.opsPerSec,
+    ops_ci95_low: null,
+    ops_ci95_high: null,
+    ops_cv: null,
+    unstable: null,
+    min_us: c.latencyUs.minUs,
+    mean_us: c.latencyUs.avgUs,
+    p50_us: c.latencyUs.p50Us,
+    p90_us: c.latencyUs.p90Us,
+    p95_us: c.latencyUs.p95Us,
+    p99_us: c.latencyUs.p99Us,
+    p999_us: c.latencyUs.p999Us,
+    p9999_us: null,
+    max_us: c.latencyUs.maxUs,
+    histogram: null,
+    client_bound: null,
+    limited_by: null,
+    cross_check: null,
+    hit_ratio: null,
+    incomplete: 0,
+  } as unknown as CellRow;
 }
