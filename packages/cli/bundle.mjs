@@ -10,8 +10,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // better-sqlite3 is native, so it is not a dependency of the runner (an npx install must compile
 // nothing): it is an optional peer. A static import of it would be loaded at start-up and fail
 // where it is not installed, so the bundle gets a stand-in that requires it only when a database is
-// opened (db/open.ts is the one place that calls it, with `new Database(...)`). Where it is missing,
-// that throws MODULE_NOT_FOUND, which src/local-database.ts turns into "kept as a file only".
+// opened (db's database/open.ts is the one place that calls it, with `new Database(...)`). Where it is
+// missing, that throws MODULE_NOT_FOUND, which src/local-database.ts turns into "kept as a file only".
 const lazySqlite = {
   name: 'lazy-better-sqlite3',
   setup(b) {

@@ -5,5 +5,5 @@ export {
   checkSubmission,
   type IngestOptions,
   SUPPORTED_SCHEMAS,
-} from './check-submission.js';
-export { IngestError, type IngestErrorCode } from './ingest-error.js';
+} from './ingest/check-submission.js';
+export { IngestError, type IngestErrorCode } from './ingest/ingest-error.js';

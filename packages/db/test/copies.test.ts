@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { remeasured } from '../../result/test/support/remeasure.js';
 import { applyMigrations, ingest, MIGRATIONS, retract, signRetraction } from '../src/index.js';
-import { MIN_DIGEST_LATENCIES, measurementRows } from '../src/measurements.js';
+import { MIN_DIGEST_LATENCIES, measurementRows } from '../src/ingest/measurements.js';
 import { body, envelope, key, NOW, otherKey, suiteRun, tempDb, tempPath, variant } from './fixtures.js';
 
 // Issue 13 item 5: measurements that repeat another result's are marked as a copy under the same key;

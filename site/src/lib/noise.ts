@@ -8,7 +8,7 @@ const byEnvironment = new Map<string, Map<string, RepeatedCell>>();
 
 /**
  * A result's between-run noise, workload by workload, as the database holds it at build time: the
- * spread of the repeated results of its environment fingerprint (db noise-queries.ts), or the stated
+ * spread of the repeated results of its environment fingerprint (db queries/noise.ts), or the stated
  * default where there are fewer than MIN_REPEATED_RESULTS of them. An imported result has no
  * environment fingerprint: the default.
  */

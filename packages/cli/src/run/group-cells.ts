@@ -7,9 +7,9 @@ import {
 } from '@redis-benchdb/engine';
 import type { DriftFigures } from '@redis-benchdb/probe';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
+import type { collectEnvironment } from '../environment.js';
 import type { PlannedCells } from './cells.js';
 import { driftCellIndex, driftFrom, wantsDriftCheck } from './drift.js';
-import type { collectEnvironment } from './environment.js';
 import { textLine } from './format.js';
 import { CellInterference } from './interference.js';
 import type { LaunchMember } from './launch-plan.js';

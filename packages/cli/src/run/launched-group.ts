@@ -12,9 +12,9 @@ import {
   type Target,
 } from '@redis-benchdb/engine';
 import { ioThreadsOverCpus, type ResultV1, type Warning } from '@redis-benchdb/result';
+import { collectEnvironment } from '../environment.js';
 import { VERSION } from '../version.js';
 import { planCells } from './cells.js';
-import { collectEnvironment } from './environment.js';
 import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';

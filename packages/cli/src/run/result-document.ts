@@ -19,8 +19,8 @@ import {
   type Warning,
   type Workload,
 } from '@redis-benchdb/result';
+import type { collectEnvironment } from '../environment.js';
 import { VERSION } from '../version.js';
-import type { collectEnvironment } from './environment.js';
 
 /** A cell as measured: its trials summarised, and what else ran on the host meanwhile. */
 export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };

@@ -2,12 +2,12 @@ import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } fro
 import type { ResultV1 } from '@redis-benchdb/result';
 import { compileSchemas, signResult, validateResult } from '@redis-benchdb/result';
 import { writeAtomically } from '../atomic-write.js';
+import { collectEnvironment } from '../environment.js';
 import type { SigningKey } from '../signing-key.js';
 import { VERSION } from '../version.js';
 import { type PlannedCells, planCells, SUITE_ID } from './cells.js';
 import { describeCluster } from './cluster.js';
 import { driftCellIndex, measureDrift, wantsDriftCheck } from './drift.js';
-import { collectEnvironment } from './environment.js';
 import { CSV_HEADER, csvRow, textLine } from './format.js';
 import { CellInterference, localServerPidOf } from './interference.js';
 import { keepAndSubmit, verifyHint } from './keep.js';

@@ -1,0 +1,57 @@
+import type { BenchDb } from '../database/open.js';
+import { DISPUTED_R } from '../database/result-sql.js';
+
+/** One workload's repeated medians in one environment, and the label its cells go by. */
+export interface RepeatedCell {
+  label: string;
+  medians: number[];
+}
+
+/**
+ * The medians of one environment's repeated results, workload by workload: what its between-run
+ * noise is measured from (packages/result noise.ts). Only cells that could get a verdict count (no
+ * BUSY_HOST, DRIFT, UNSTABLE...: the band is for the cells it judges), each listed result once: not
+ * a retracted one, nor a copy (copies.ts), whose figures would count one run twice.
+ * Answered from cell_measurements' partial index and the results' covering one: no document is read.
+ */
+export function repeatedMedians(db: BenchDb, environmentFingerprint: string): Map<string, RepeatedCell> {
+  const rows = db.sqlite
+    .prepare<[string], { fp: string; label: string; ops: number }>(REPEATED_SQL)
+    .all(environmentFingerprint);
+  const byWorkload = new Map<string, RepeatedCell>();
+  for (const { fp, label, ops } of rows) {
+    const cell = byWorkload.get(fp);
+    if (cell) cell.medians.push(ops);
+    else byWorkload.set(fp, { label, medians: [ops] });
+  }
+  return byWorkload;
+}
+
+const REPEATED_SQL = `
+  SELECT m.workload_fingerprint AS fp, m.label, m.ops_median AS ops
+    FROM cell_measurements m INDEXED BY cell_measurements_noise
+    JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
+   WHERE m.environment_fingerprint = ? AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL
+     AND r.retracted_at IS NULL
+     AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`;
+
+/** Environments with two listed results or more that are not copies, most results first. */
+export function repeatedEnvironments(db: BenchDb): { environmentFingerprint: string; results: number }[] {
+  return db.sqlite
+    .prepare<[], { environmentFingerprint: string; results: number }>(
+      `SELECT m.environment_fingerprint AS environmentFingerprint, count(DISTINCT m.result_id) AS results
+         FROM cell_measurements m JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
+        WHERE m.environment_fingerprint IS NOT NULL AND r.retracted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}
+        GROUP BY m.environment_fingerprint HAVING count(DISTINCT m.result_id) >= 2
+        ORDER BY results DESC, environmentFingerprint`,
+    )
+    .all();
+}
+
+/** The noise query's plan, for a test that holds it to the indexes. */
+export function repeatedMediansPlan(db: BenchDb): string {
+  return (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${REPEATED_SQL}`).all('x') as { detail: string }[])
+    .map((r) => r.detail)
+    .join('; ');
+}

@@ -1,0 +1,75 @@
+import { canonicalJson } from '@redis-benchdb/result';
+import type { BenchDb } from '../database/open.js';
+import { disputesOf } from '../ingest/disputes.js';
+import { RetractError } from './retract-error.js';
+import { verifyRetraction } from './retract-request.js';
+
+export interface RetractOptions {
+  /** The server's clock, for the replay window. @default new Date() */
+  now?: Date;
+}
+
+export interface RetractOutcome {
+  id: string;
+  /** When the result was unlisted: now, or the first retraction's time. */
+  retractedAt: string;
+  /** It was already retracted; nothing changed. */
+  alreadyRetracted: boolean;
+}
+
+/**
+ * A request is honoured within a day either side of its `requestedAt`: room for a wrong clock, yet a
+ * request found in a log months later is refused. (Replaying one inside the window only retracts
+ * again what is retracted, which changes nothing.)
+ */
+export const RETRACT_WINDOW_MS = 24 * 3600 * 1000;
+
+/**
+ * Unlist a signed result at its owner's signed request. The row stays, with the request kept as
+ * proof of who asked; listings and queries leave it out. Idempotent. Throws RetractError.
+ */
+export function retract(db: BenchDb, request: unknown, opts: RetractOptions = {}): RetractOutcome {
+  const check = verifyRetraction(request);
+  if (!check.ok)
+    throw new RetractError(
+      check.code,
+      check.code === 'MALFORMED_REQUEST' ? 400 : 422,
+      `invalid retraction: ${check.reason}`,
+    );
+  const { request: req, keyFingerprint } = check;
+  const now = opts.now ?? new Date();
+  if (Math.abs(Date.parse(req.requestedAt) - now.getTime()) > RETRACT_WINDOW_MS)
+    throw new RetractError(
+      'STALE_REQUEST',
+      422,
+      `stale retraction: requestedAt ${req.requestedAt} is more than a day from the server's time ${now.toISOString()}; sign a new request`,
+    );
+
+  const st = db.statements;
+  return db.sqlite
+    .transaction((): RetractOutcome => {
+      const row = st.resultKey.get(req.resultId);
+      if (!row) throw new RetractError('NOT_FOUND', 404, `no result ${req.resultId}`);
+      // Imported results have no key: nobody can prove they own one.
+      if (row.kind !== 'signed' || row.key_fingerprint !== keyFingerprint)
+        throw new RetractError(
+          'NOT_YOUR_RESULT',
+          403,
+          `result ${req.resultId} was not signed by the key ${keyFingerprint}: only its signer can retract it`,
+        );
+      // Two keys claim this very row (a payload that binds no key): neither may unlist the other's claim.
+      const claim = disputesOf(db, row.id).find((d) => d.otherResultId === row.id);
+      if (claim)
+        throw new RetractError(
+          'DISPUTED',
+          409,
+          `result ${row.id} is disputed: the key ${claim.keyFingerprint} sent the same signed payload on ${claim.recordedAt}, so retracting it would take it from that key too. It is kept out of every rank; the operator can settle it (docs/DEPLOY.md, "Who owns a result")`,
+        );
+      if (row.retracted_at !== null)
+        return { id: row.id, retractedAt: row.retracted_at, alreadyRetracted: true };
+      const retractedAt = now.toISOString();
+      st.retract.run({ id: row.id, retractedAt, retraction: canonicalJson(req) });
+      return { id: row.id, retractedAt, alreadyRetracted: false };
+    })
+    .immediate();
+}
