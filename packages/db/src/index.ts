@@ -28,6 +28,7 @@ export {
 export { contentId, resultPagePath } from './content-id.js';
 export { defaultDatabasePath } from './default-path.js';
 export { type DisputeRow, disputesOf } from './disputes.js';
+export type { CellWorkloadColumns } from './find-cells.js';
 export { type CellFilter, explainFindCells, type FoundCell, findCells } from './find-cells.js';
 export { type IngestOutcome, ingest, storeSubmission } from './ingest.js';
 export { ingestImported } from './ingest-imported.js';
