@@ -15,8 +15,8 @@ import type { CellFigures, CellResult, ErrorReplies, Stall, WrongReplies } from 
  * A cell over its trials: every trial kept, the figures a reader compares summarised. The figures
  * (CellFigures) are merged over the trials: histograms summed, never averaged; counts, redirects,
  * error replies and wrong replies summed (errorReplies' successOpsPerSec is the trials' median, its
- * example and the wrong replies' type the first trial's); the stall the longest; saturation the
- * trial's whose throughput is the median's, or nearest to it; any trial's cross-check mismatch, or
+ * example and the wrong replies' type the first trial's); the stall the longest; saturation that of
+ * the trial whose throughput is the median's, or nearest to it; any trial's cross-check mismatch, or
  * failure, is the cell's.
  */
 export interface CellSummary extends CellFigures {
