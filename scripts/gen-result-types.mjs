@@ -67,6 +67,118 @@ function forTypes(schema, typeName) {
   return copy;
 }
 
+// A sub-schema or string written more than once (the same error-text limits on three fields, a
+// nullable 64-character string on nine, the printable-text pattern on dozens) is emitted once as a
+// named const that each place refers to, so the generated module says each thing once, as schemas/
+// would if JSON had names. Only those of at least HOIST_MIN_CHARS as compact JSON:
+// `{ type: 'integer', minimum: 0 }` reads better inline.
+const HOIST_MIN_CHARS = 40;
+const HOIST_MARK = '@@hoisted:';
+
+/**
+ * The sub-schemas that occur more than once across the roots (named schemas), each with a name, and a
+ * `literal` function that writes a schema as JavaScript with those sub-schemas by name. The values
+ * are unchanged: a name stands for an equal object, so validation sees the same schema.
+ */
+function hoistRepeats(rootsByName) {
+  const shared = [];
+  const byJson = new Map();
+  const named = (node) => {
+    const hit = byJson.get(JSON.stringify(node));
+    if (hit) return `${HOIST_MARK}${hit}`;
+    if (node === null || typeof node !== 'object') return node;
+    return Array.isArray(node)
+      ? node.map(named)
+      : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, named(v)]));
+  };
+  // Largest first, and counted again after each, so a repeat inside a hoisted one is not hoisted
+  // for the occurrences its parent already stands for.
+  for (;;) {
+    const counts = new Map();
+    const count = (node, path) => {
+      if (node === null || (typeof node !== 'object' && typeof node !== 'string')) return;
+      const json = JSON.stringify(node);
+      if (json.length >= HOIST_MIN_CHARS && !byJson.has(json)) {
+        const c = counts.get(json) ?? { n: 0, node, path };
+        c.n++;
+        counts.set(json, c);
+      }
+      if (typeof node === 'object') for (const [k, v] of Object.entries(node)) count(v, [...path, k]);
+    };
+    for (const [name, root] of rootsByName) count(named(root), [name]);
+    const next = [...counts.entries()]
+      .filter(([json, c]) => c.n > 1 && !json.includes(HOIST_MARK))
+      .sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1))[0];
+    if (!next) break;
+    const [json, c] = next;
+    const name = uniqueName(describe(c.node, c.path), shared);
+    byJson.set(json, name);
+    shared.push({ name, value: c.node, uses: c.n, first: c.path });
+  }
+  // A hoisted const uses only ones hoisted after it (smaller: a repeat that contains a hoisted one
+  // is never hoisted itself), so in reverse order each is defined before it is used.
+  shared.reverse();
+  const js = (node) => JSON.stringify(node).replace(new RegExp(`"${HOIST_MARK}([A-Za-z0-9_]+)"`, 'g'), '$1');
+  // A hoisted const's own literal names its parts, not itself.
+  const inner = (node) =>
+    typeof node === 'string'
+      ? node
+      : Array.isArray(node)
+        ? node.map(named)
+        : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, named(v)]));
+  return {
+    shared: shared.map((h) => ({ ...h, literal: js(inner(h.value)) })),
+    literal: (node) => js(named(node)),
+  };
+}
+
+/** A name for a sub-schema from what it says (`nullableString64`), else from where it first stands. */
+function describe(node, path) {
+  if (typeof node === 'string') return lowerFirst((path.at(-1) ?? 'text').replace(/^\$/, ''));
+  const TYPES = { string: 'String', integer: 'Integer', number: 'Number', boolean: 'Boolean' };
+  const leafKeys = new Set([
+    'type',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'minimum',
+    'maximum',
+    'description',
+  ]);
+  if (!Array.isArray(node) && Object.keys(node).every((k) => leafKeys.has(k))) {
+    const types = [node.type].flat();
+    const base = types.filter((t) => t !== 'null').map((t) => TYPES[t]);
+    let limits = '';
+    if (node.minLength !== undefined) limits += `Min${node.minLength}`;
+    if (node.maxLength !== undefined)
+      limits += `${node.minLength !== undefined ? 'To' : ''}${node.maxLength}`;
+    if (node.minimum !== undefined) limits += `From${node.minimum}`;
+    if (node.maximum !== undefined) limits += `To${node.maximum}`;
+    if (base.length === 1 && base[0] && limits)
+      return types.includes('null') ? `nullable${base[0]}${limits}` : `${base[0].toLowerCase()}${limits}`;
+  }
+  const anyOf = Array.isArray(node) ? node : node.anyOf;
+  const ref = Array.isArray(anyOf) && anyOf.length === 2 && anyOf.find((s) => s.$ref)?.$ref;
+  if (ref && anyOf.some((s) => s.type === 'null'))
+    return Array.isArray(node)
+      ? `${lowerFirst(ref.split('/').at(-1))}OrNull`
+      : `nullable${ref.split('/').at(-1)}`;
+  const key = path
+    .filter((k) => !/^(properties|items|additionalProperties|anyOf|\$defs|\d+)$/.test(k))
+    .at(-1);
+  return key ? lowerFirst(key) : 'shared';
+}
+
+const lowerFirst = (s) => s.replace(/^[A-Z]/, (c) => c.toLowerCase());
+
+function uniqueName(name, shared) {
+  const taken = new Set(shared.map((s) => s.name));
+  let n = 1;
+  let candidate = name;
+  while (taken.has(candidate)) candidate = `${name}${++n}`;
+  return candidate;
+}
+
 function biomeFormat(code, path) {
   const bin = join(ROOT, 'node_modules/.bin/biome');
   const r = spawnSync(bin, ['format', `--stdin-file-path=${path}`], {
@@ -97,9 +209,14 @@ export async function generate() {
     typeParts.set(s.types, [...(typeParts.get(s.types) ?? []), code]);
   }
 
-  const consts = schemas.map(
-    (s) => `/** ${s.file} */\nexport const ${s.constName} = ${JSON.stringify(s.schema, null, 2)} as const;\n`,
-  );
+  const { shared, literal } = hoistRepeats(schemas.map((s) => [s.constName, s.schema]));
+  const consts = [
+    ...shared.map(
+      (h) =>
+        `/** ${h.uses} places, the first ${h.first.join('.')} */\nconst ${h.name} = ${h.literal} as const;\n`,
+    ),
+    ...schemas.map((s) => `/** ${s.file} */\nexport const ${s.constName} = ${literal(s.schema)} as const;\n`),
+  ];
   // imported.v1 says "a published document needs a quote" with if/then: as an object literal, a
   // `then` key is what Biome's noThenProperty warns about (thenables), and here it is no such thing.
   const usesThen = schemas.some((s) => JSON.stringify(s.schema).includes('"then":'));

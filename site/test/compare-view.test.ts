@@ -1,28 +1,11 @@
-import { betweenRunNoise } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { type CompareInput, compareResults } from '../src/lib/compare.js';
+import { compareResults } from '../src/lib/compare.js';
 import { comparisonView } from '../src/lib/compare-view.js';
 import { toHtml } from '../src/lib/tree.js';
+import { compareCell as cell, compareInput as input } from './compare-inputs.js';
 
 // The one view both the group page (HTML at build) and the compare page (DOM in the browser) draw.
 
-const input = (id: string, name: string, cells: CompareInput['cells']): CompareInput => ({
-  id: id.repeat(64).slice(0, 64),
-  name,
-  kind: 'signed',
-  fields: { machineKind: 'kind A', configuration: 'default' },
-  cells,
-});
-const cell = (fp: string, median: number, warnings: string[] = []) => ({
-  fp,
-  label: fp.toUpperCase(),
-  median,
-  lo: median * 0.99,
-  hi: median * 1.01,
-  unstable: false,
-  warnings,
-  noise: betweenRunNoise([]),
-});
 const links = { result: (id: string) => `/results/${id}/`, methodology: '/methodology/' };
 
 describe('the comparison view', () => {

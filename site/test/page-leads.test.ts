@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { betweenRunNoise, type ResultV1 } from '@redis-benchdb/result';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { type CompareInput, compareResults } from '../src/lib/compare.js';
+import { compareResults } from '../src/lib/compare.js';
 import { comparisonSummary, tally } from '../src/lib/compare-summary.js';
 import type { ResultView } from '../src/lib/model.js';
 import { leftOutLine, resultLead } from '../src/lib/result-lead.js';
 import { toHtml } from '../src/lib/tree.js';
+import { compareCell as cell, compareInput as input } from './compare-inputs.js';
 
 // Issue 28: what a result page and the compare page say first, on plain inputs.
 
@@ -51,24 +52,6 @@ describe("a result page's lead", () => {
     );
     expect(failed).toMatchObject({ standing: 'none', admitted: 0, why: 'its signature failed at build' });
   });
-});
-
-const input = (id: string, name: string, cells: CompareInput['cells'], kind = 'kind A'): CompareInput => ({
-  id: id.repeat(64).slice(0, 64),
-  name,
-  kind: 'signed',
-  fields: { machineKind: kind, configuration: 'default' },
-  cells,
-});
-const cell = (fp: string, median: number, warnings: string[] = []) => ({
-  fp,
-  label: fp.toUpperCase(),
-  median,
-  lo: median * 0.99,
-  hi: median * 1.01,
-  unstable: false,
-  warnings,
-  noise: betweenRunNoise([]),
 });
 
 describe("the compare page's verdict", () => {

@@ -39,6 +39,7 @@ export {
   cellFiguresOf,
   serverBlockOf,
 } from './queries/cell-figures.js';
+export type { CellWorkloadColumns } from './queries/find-cells.js';
 export { type CellFilter, explainFindCells, type FoundCell, findCells } from './queries/find-cells.js';
 export {
   DEFAULT_SIMILAR_LIMIT,

@@ -5,16 +5,8 @@ import { type ResultV1, workloadFingerprint } from '@redis-benchdb/result';
 import { afterEach } from 'vitest';
 import { type BenchDb, openDatabase } from '../src/index.js';
 
-export {
-  body,
-  envelope,
-  key,
-  otherKey,
-  otherRun,
-  signPayload,
-  suiteRun,
-  variant,
-} from '../../result/test/support/envelopes.js';
+// Every signed-envelope maker of result's test support: one set for the package tests that sign.
+export * from '../../result/test/support/envelopes.js';
 
 /** Set every cell's pipeline depth, keeping its workload fingerprint true to the workload. */
 export function withPipeline(r: ResultV1, depth: number): void {

@@ -25,27 +25,23 @@ import { markRun, removeRun } from './run-marker.js';
 import { runWorkers } from './run-workers.js';
 import { type Saturation, summarizeSaturation } from './saturation.js';
 
-export interface CellResult {
-  test: string;
-  /** The cell's options in full, as run. */
-  workload: CellOptions;
+/**
+ * The figures of a cell's measured phase: one trial's (CellResult), or the trials' merged (trials.ts
+ * CellSummary, whose doc says how each is merged).
+ */
+export interface CellFigures {
   requested: number | null;
   completed: number;
-  durationSec: number;
-  opsPerSec: number;
   bytesIn: number;
   bytesOut: number;
   errors: Record<string, number>;
-  /** Null replies in the measured phase, and hits/(hits+misses) for reads. */
-  nils: number;
+  /** hits/(hits+misses) for reads, from the null replies. */
   hitRatio: number | null;
   latencyUs: LatencySummaryUs;
   histogram: string;
   /** Open loop: from the intended send time (corrected for coordinated omission). */
   responseTimeUs: LatencySummaryUs | null;
   responseHistogram: string | null;
-  /** Open loop: how late the client itself sent requests (Workload.sendLateness); null if unrecorded. */
-  sendLatenessUs: LatencySummaryUs | null;
   saturation: Saturation;
   crossCheck: CrossCheck;
   /** Cluster mode: MOVED and ASK replies followed in the measured phase; null otherwise. */
@@ -62,6 +58,19 @@ export interface CellResult {
   incomplete: boolean;
   incompleteReason: IncompleteReason | null;
   error: string | null;
+}
+
+/** One trial of a cell, as run. */
+export interface CellResult extends CellFigures {
+  test: string;
+  /** The cell's options in full, as run. */
+  workload: CellOptions;
+  durationSec: number;
+  opsPerSec: number;
+  /** Null replies in the measured phase (hitRatio comes from them). */
+  nils: number;
+  /** Open loop: how late the client itself sent requests (Workload.sendLateness); null if unrecorded. */
+  sendLatenessUs: LatencySummaryUs | null;
   /** A search for the rate at latency objectives (slo/search.ts): this trial is its answer's step. */
   sloSearch?: SloSearch;
 }

@@ -9,11 +9,17 @@ import {
   workloadFingerprint,
 } from '@redis-benchdb/result';
 import type { CellOptions } from './options.js';
-import type { Saturation } from './saturation.js';
-import type { CellResult, CrossCheck, ErrorReplies, Stall, WrongReplies } from './session.js';
+import type { CellFigures, CellResult, ErrorReplies, Stall, WrongReplies } from './session.js';
 
-/** A cell over its trials: every trial kept, the figures a reader compares summarised. */
-export interface CellSummary {
+/**
+ * A cell over its trials: every trial kept, the figures a reader compares summarised. The figures
+ * (CellFigures) are merged over the trials: histograms summed, never averaged; counts, redirects,
+ * error replies and wrong replies summed (errorReplies' successOpsPerSec is the trials' median, its
+ * example and the wrong replies' type the first trial's); the stall the longest; saturation that of
+ * the trial whose throughput is the median's, or nearest to it; any trial's cross-check mismatch, or
+ * failure, is the cell's.
+ */
+export interface CellSummary extends CellFigures {
   label: string;
   test: string;
   workloadFingerprint: string;
@@ -27,31 +33,6 @@ export interface CellSummary {
    * `incompleteReason` only when there is one, as in the result schema.
    */
   trials: TrialRecord[];
-  /** Merged over trials: histograms are summed, never averaged. */
-  latencyUs: LatencySummaryUs;
-  histogram: string;
-  responseTimeUs: LatencySummaryUs | null;
-  responseHistogram: string | null;
-  completed: number;
-  requested: number | null;
-  bytesIn: number;
-  bytesOut: number;
-  errors: Record<string, number>;
-  hitRatio: number | null;
-  /** The trial whose throughput is the median's, or nearest to it. */
-  saturation: Saturation;
-  crossCheck: CrossCheck;
-  /** Cluster mode: MOVED and ASK replies followed, summed over the trials; null otherwise. */
-  redirects: { moved: number; ask: number } | null;
-  /** Summed over the trials; successOpsPerSec is the trials' median, the example the first trial's. */
-  errorReplies: ErrorReplies | null;
-  /** The longest of the trials' stalls. */
-  stall: Stall | null;
-  /** Replies of a type the command cannot return, summed over the trials; the first trial's type. */
-  wrongReplies: WrongReplies | null;
-  incomplete: boolean;
-  incompleteReason: IncompleteReason | null;
-  error: string | null;
 }
 
 export type TrialRecord = Omit<

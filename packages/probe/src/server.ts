@@ -15,7 +15,7 @@
 import { parseInfo } from '@redis-benchdb/result';
 import { findServerBuild } from './build-manifest.js';
 import { cleanServer } from './clean.js';
-import { known, missing, take } from './fact.js';
+import { type Fact, known, missing, take } from './fact.js';
 import type { Server, ServerMode, ServerProduct } from './types.js';
 
 export const CONFIG_UNAVAILABLE = 'CONFIG GET is disabled on this server (renamed or ACL)';
@@ -195,19 +195,7 @@ function threadFacts(
 
   // hz sets how often expiry, eviction and client timeouts run: it changes the main thread's load.
   // INFO configured_hz (Redis 5+) is the fallback when CONFIG is refused.
-  const hzConf = conf('hz');
-  const hzInfo = info.configured_hz?.trim();
-  const hz = take(
-    unknown,
-    'hz',
-    'value' in hzConf && /^\d+$/.test(hzConf.value)
-      ? known(Number(hzConf.value))
-      : hzInfo && /^\d+$/.test(hzInfo)
-        ? known(Number(hzInfo))
-        : missing(
-            'value' in hzConf ? `hz is "${hzConf.value}"` : `${hzConf.reason}; INFO has no configured_hz`,
-          ),
-  );
+  const hz = take(unknown, 'hz', wholeNumber(conf, 'hz', info, 'configured_hz'));
   return { ioThreads, ioThreadsDoReads, hz };
 }
 
@@ -237,19 +225,27 @@ function persistenceFacts(info: Record<string, string>, conf: ConfigReader, unkn
   };
 }
 
+/** A whole-number setting from CONFIG, else from INFO's `infoKey` (CONFIG refused, or not a number there). */
+function wholeNumber(
+  conf: ConfigReader,
+  name: string,
+  info: Record<string, string>,
+  infoKey: string,
+): Fact<number> {
+  const fromConfig = conf(name);
+  const fromInfo = info[infoKey]?.trim();
+  if ('value' in fromConfig && /^\d+$/.test(fromConfig.value)) return known(Number(fromConfig.value));
+  if (fromInfo && /^\d+$/.test(fromInfo)) return known(Number(fromInfo));
+  return missing(
+    'value' in fromConfig
+      ? `${name} is "${fromConfig.value}"`
+      : `${fromConfig.reason}; INFO has no ${infoKey}`,
+  );
+}
+
 /** maxmemory and its eviction policy, from CONFIG, else INFO. */
 function memoryLimitFacts(info: Record<string, string>, conf: ConfigReader, unknown: Record<string, string>) {
-  const maxmem = conf('maxmemory');
-  const maxmemInfo = info.maxmemory?.trim();
-  const maxmemoryBytes = take(
-    unknown,
-    'maxmemoryBytes',
-    'value' in maxmem && /^\d+$/.test(maxmem.value)
-      ? known(Number(maxmem.value))
-      : maxmemInfo && /^\d+$/.test(maxmemInfo)
-        ? known(Number(maxmemInfo))
-        : missing('value' in maxmem ? `maxmemory is "${maxmem.value}"` : maxmem.reason),
-  );
+  const maxmemoryBytes = take(unknown, 'maxmemoryBytes', wholeNumber(conf, 'maxmemory', info, 'maxmemory'));
   const policy = conf('maxmemory-policy');
   const policyInfo = info.maxmemory_policy?.trim();
   const maxmemoryPolicy = take(

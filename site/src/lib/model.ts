@@ -1,4 +1,4 @@
-import type { SiteResultRecord } from '@redis-benchdb/db';
+import type { CellWorkloadColumns, SiteResultRecord } from '@redis-benchdb/db';
 import type { ImportedV1, ResultV1 } from '@redis-benchdb/result';
 import { checkEnvelopeSignature, noVerdictWarnings, warningsOf } from '@redis-benchdb/result';
 import { reproduceCommands } from './reproduce.js';
@@ -11,20 +11,7 @@ import { type WorkloadParams, workloadParams } from './workload-params.js';
  * re-typed from a publication (imported). Pages and charts read only this, so the two kinds cannot
  * be rendered differently by accident; what an imported result does not know is null, never guessed.
  */
-export interface CellView {
-  idx: number;
-  label: string;
-  test: string;
-  /** Equal fingerprints ran the same workload: the only cells the site compares. */
-  workloadFingerprint: string | null;
-  connections: number | null;
-  pipelineDepth: number | null;
-  pipelineMode: string | null;
-  valueSizeMin: number | null;
-  valueSizeMax: number | null;
-  keyspaceSize: number | null;
-  keyPattern: string | null;
-  rateOpsPerSec: number | null;
+export interface CellView extends CellWorkloadColumns {
   opsMedian: number;
   opsCi95Low: number | null;
   opsCi95High: number | null;

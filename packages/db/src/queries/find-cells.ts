@@ -16,11 +16,12 @@ export interface CellFilter {
   noWarnings?: boolean;
 }
 
-export interface FoundCell {
-  resultId: string;
+/** A cell and its workload as the cells table flattens them; the site's CellView has them too. */
+export interface CellWorkloadColumns {
   idx: number;
   label: string;
   test: string;
+  /** Equal fingerprints ran the same workload: the only cells the site compares. */
   workloadFingerprint: string | null;
   connections: number | null;
   pipelineDepth: number | null;
@@ -30,6 +31,10 @@ export interface FoundCell {
   keyspaceSize: number | null;
   keyPattern: string | null;
   rateOpsPerSec: number | null;
+}
+
+export interface FoundCell extends CellWorkloadColumns {
+  resultId: string;
   trialCount: number | null;
   opsMedian: number | null;
   opsCi95Low: number | null;

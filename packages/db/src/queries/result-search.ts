@@ -192,20 +192,26 @@ function headline(cells: SearchCell[]): SearchCell[] {
   return named.length > 0 ? named : cells.slice(0, FALLBACK_HEADLINE_CELLS);
 }
 
+/** Every filter field, each bound by its own name and null where unset (the SQL reads `@name IS NULL OR`). */
+const UNSET: Record<keyof ResultFilter, null> = {
+  test: null,
+  pipelineDepth: null,
+  connections: null,
+  valueSize: null,
+  cpuModel: null,
+  machine: null,
+  serverProduct: null,
+  serverVersion: null,
+  virtualizationKind: null,
+};
+
 function bind(f: ResultFilter, after: SearchPosition): Params {
   const cell = [f.test, f.pipelineDepth, f.connections, f.valueSize];
+  const fields = (Object.keys(UNSET) as (keyof ResultFilter)[]).map((k) => [k, f[k] ?? null]);
   return {
     atReceived: after.receivedAt,
     atId: after.id,
-    test: f.test ?? null,
-    pipelineDepth: f.pipelineDepth ?? null,
-    connections: f.connections ?? null,
-    valueSize: f.valueSize ?? null,
-    cpuModel: f.cpuModel ?? null,
-    machine: f.machine ?? null,
-    serverProduct: f.serverProduct ?? null,
-    serverVersion: f.serverVersion ?? null,
-    virtualizationKind: f.virtualizationKind ?? null,
+    ...Object.fromEntries(fields),
     anyCell: cell.some((v) => v !== undefined) ? 1 : 0,
   };
 }

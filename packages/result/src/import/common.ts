@@ -2,6 +2,7 @@
 // view of text with carriage returns, and the skeleton of an imported document.
 import { createHash } from 'node:crypto';
 import type {
+  ImportedCell,
   ImportedLatency,
   ImportedMachine,
   ImportedServer,
@@ -185,7 +186,7 @@ export function emptyWorkload(): ImportedWorkload {
 }
 
 /** A machine the source says nothing about. */
-export function unknownMachine(): ImportedMachine {
+function unknownMachine(): ImportedMachine {
   return {
     description: null,
     cpuModel: null,
@@ -197,7 +198,7 @@ export function unknownMachine(): ImportedMachine {
 }
 
 /** A server the output does not name: neither redis-benchmark nor memtier prints what answered. */
-export function unknownServer(): ImportedServer {
+function unknownServer(): ImportedServer {
   return { product: 'unknown', version: null };
 }
 
@@ -224,8 +225,31 @@ export function toolOf(
   return { name, version: options.toolVersion ?? null, commandLine };
 }
 
-export function joinNotes(notes: string[]): string | null {
-  return notes.length > 0 ? notes.join(' ') : null;
+/** What an importer found: the source and tool it read, its cells, and what it can say of the run. */
+export interface ImportedParts {
+  source: ImportedSource;
+  /** @default unknownMachine() */
+  machine?: ImportedMachine;
+  /** @default unknownServer() */
+  server?: ImportedServer;
+  tool: ImportedTool;
+  cells: ImportedCell[];
+  /** Joined into one note; null and empty ones are left out. */
+  notes: (string | null | undefined)[];
+}
+
+/** The imported.v1 document every importer returns, built the one way. */
+export function importedDocument(parts: ImportedParts): ImportedV1 {
+  const notes = parts.notes.filter((n): n is string => !!n);
+  return {
+    schema: 'redis-benchdb/imported.v1',
+    source: parts.source,
+    machine: parts.machine ?? unknownMachine(),
+    server: parts.server ?? unknownServer(),
+    tool: parts.tool,
+    cells: parts.cells,
+    notes: notes.length > 0 ? notes.join(' ') : null,
+  };
 }
 
 export type { ImportedV1 };

@@ -21,13 +21,11 @@ import {
   emptyWorkload,
   ImportError,
   type ImportOptions,
-  joinNotes,
+  importedDocument,
   latencyField,
   msNumberToUs,
   sourceOf,
   toolOf,
-  unknownMachine,
-  unknownServer,
 } from './common.js';
 
 type Json = Record<string, unknown>;
@@ -136,15 +134,12 @@ export function parseMemtierJson(text: string, options: ImportOptions): Imported
   const notes: string[] = [];
   if (!isObject(doc.configuration))
     notes.push('The document has no configuration block; the workload is from its run information.');
-  return {
-    schema: 'redis-benchdb/imported.v1',
+  return importedDocument({
     source: sourceOf('memtier-json', text, options),
-    machine: unknownMachine(),
-    server: unknownServer(),
     tool: toolOf('memtier_benchmark', options.commandLine ?? null, options),
     cells,
-    notes: joinNotes(notes),
-  };
+    notes,
+  });
 }
 
 function testOf(label: string, ratio: string | null, arbitrary: boolean): string {

@@ -6,7 +6,7 @@ import type {
   ImportedCell,
   ImportedMachine,
   ImportedServer,
-  ImportedV1,
+  ImportedTool,
   ImportedWorkload,
 } from '../generated/imported-v1.js';
 import {
@@ -15,7 +15,7 @@ import {
   emptyWorkload,
   ImportError,
   type ImportOptions,
-  joinNotes,
+  importedDocument,
   msToUs,
   sourceOf,
 } from './common.js';
@@ -105,27 +105,26 @@ export interface PublishedTableInput extends ImportOptions {
   machine: ImportedMachine;
   /** The version whose columns this document takes (versionColumns). */
   server: ImportedServer & { version: string };
-  tool: ImportedV1['tool'];
+  tool: ImportedTool;
   /** What the document's prose states about every row (`50 clients`); say where in notes. */
   workload?: Partial<ImportedWorkload>;
   notes: string;
 }
 
-/** One version's figures from a published side-by-side table. */
-export function importPublishedTable(input: PublishedTableInput): ImportedV1 {
+/** One version's figures from a published side-by-side table, as an imported.v1 document. */
+export function importPublishedTable(input: PublishedTableInput) {
   if (!input.document.includes(input.table))
     throw new ImportError('the table is not found verbatim in the document');
   const cells = tableCells(input.table, versionColumns(input.server.version));
   if (cells.length === 0) throw new ImportError('the table has no rows');
-  return {
-    schema: 'redis-benchdb/imported.v1',
+  return importedDocument({
     source: { ...sourceOf('published-document', input.document, input), quote: input.table },
     machine: input.machine,
     server: input.server,
     tool: input.tool,
     cells: cells.map((c) => ({ ...c, workload: { ...c.workload, ...input.workload } })),
-    notes: joinNotes([input.notes]),
-  };
+    notes: [input.notes],
+  });
 }
 
 /** Whether a quote is a table this module parses (else redis-benchmark output, published.ts). */

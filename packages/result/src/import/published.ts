@@ -9,7 +9,7 @@ import type {
   ImportedV1,
   ImportedWorkload,
 } from '../generated/imported-v1.js';
-import { ImportError, type ImportOptions, joinNotes, sourceOf } from './common.js';
+import { ImportError, type ImportOptions, importedDocument, sourceOf } from './common.js';
 import { parseRedisBenchmarkText } from './redis-benchmark.js';
 
 /** The line between two excerpts in `source.quote`. */
@@ -72,8 +72,7 @@ export function importPublishedRedisBenchmark(input: PublishedRedisBenchmarkInpu
     publishedAt: input.publishedAt ?? null,
   };
   const parsed = parseRedisBenchmarkText(quote, options);
-  return {
-    schema: 'redis-benchdb/imported.v1',
+  return importedDocument({
     source: { ...sourceOf('published-document', input.document, options), quote },
     machine: input.machine,
     server: input.server,
@@ -83,6 +82,6 @@ export function importPublishedRedisBenchmark(input: PublishedRedisBenchmarkInpu
       commandLine: parsed.tool.commandLine,
     },
     cells: parsed.cells.map((cell) => ({ ...cell, workload: { ...cell.workload, ...input.workload } })),
-    notes: joinNotes([parsed.notes, input.notes].filter((n): n is string => !!n)),
-  };
+    notes: [parsed.notes, input.notes],
+  });
 }

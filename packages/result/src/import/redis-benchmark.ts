@@ -33,7 +33,7 @@ import {
   emptyWorkload,
   ImportError,
   type ImportOptions,
-  joinNotes,
+  importedDocument,
   latencyField,
   msToUs,
   shellWords,
@@ -41,8 +41,6 @@ import {
   terminalText,
   testOf,
   toolOf,
-  unknownMachine,
-  unknownServer,
 } from './common.js';
 
 /** A 'Latency by percentile distribution' line: `99.902% <= 3.263 milliseconds (cumulative count 19981)`. */
@@ -253,15 +251,12 @@ export function parseRedisBenchmarkText(text: string, options: ImportOptions): I
     notes.push(
       "The tool printed its latency distribution in the format of redis-benchmark before 6.2 ('N% <= M milliseconds': whole milliseconds unless --precision was given); no percentile is read from it.",
     );
-  return {
-    schema: 'redis-benchdb/imported.v1',
+  return importedDocument({
     source: sourceOf('redis-benchmark-text', text, options),
-    machine: unknownMachine(),
-    server: unknownServer(),
     tool: toolOf('redis-benchmark', commandLine, options),
     cells,
-    notes: joinNotes(notes),
-  };
+    notes,
+  });
 }
 
 function blockCell(b: Block, flags: ImportedWorkload, derived: Set<string>): ImportedCell {
@@ -373,13 +368,10 @@ export function parseRedisBenchmarkCsv(text: string, options: ImportOptions): Im
     };
   });
   if (cells.length === 0) throw new ImportError('no redis-benchmark result found in the CSV');
-  return {
-    schema: 'redis-benchdb/imported.v1',
+  return importedDocument({
     source: sourceOf('redis-benchmark-csv', text, options),
-    machine: unknownMachine(),
-    server: unknownServer(),
     tool: toolOf('redis-benchmark', commandLine, options),
     cells,
-    notes: null,
-  };
+    notes: [],
+  });
 }

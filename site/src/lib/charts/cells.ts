@@ -3,10 +3,10 @@ import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
 import {
   CHAR_EM,
   type Chart,
+  chartOf,
   DOT_R,
   formatOps,
   INSET,
-  legend,
   marginFor,
   marginRightFor,
   NARROW,
@@ -44,6 +44,7 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
   // line, so a wide range gets a log axis, on which equal ratios are equal distances.
   const log = lo > 0 && hi / lo > 20;
   const ticks = log ? logTicks(lo, hi) : linearTicks(hi);
+  const words = { id: o.id, title: o.title, alt, series };
   const svgs = dotRowsSvg(
     bars.map((b) => ({ cell: b.cell, series: b.series, x: b.opsPerSec, low: b.ci95Low, high: b.ci95High })),
     {
@@ -53,19 +54,12 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
       label: `ops/s (median of trials${log ? ', log scale' : ''})`,
     },
     [],
-    { title: o.title, alt, series },
+    words,
   );
-  return {
-    id: o.id,
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
-      columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
-      rows: bars.map((b) => [b.cell, b.series, Math.round(b.opsPerSec), r(b.ci95Low), r(b.ci95High)]),
-    },
-  };
+  return chartOf(words, svgs, {
+    columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
+    rows: bars.map((b) => [b.cell, b.series, Math.round(b.opsPerSec), r(b.ci95Low), r(b.ci95High)]),
+  });
 }
 
 /** A dot on a row of a dot-rows chart, with its interval (a faint bar) where it has one. */

@@ -2,7 +2,7 @@ import * as Plot from '@observablehq/plot';
 import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
 import type { CellView } from '../model.js';
 import { latencyTick, latencyUnit, logScale, logTicks } from './axes.js';
-import { type Chart, DOT_R, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import { type Chart, DOT_R, drawChart, INSET, marginFor, marginRightFor } from './render.js';
 
 /** Percentiles plotted: the "nines" that latency SLOs are written in. */
 export const PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999] as const;
@@ -91,7 +91,8 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
   const alt = `Latency by percentile, ${unit === 'ms' ? 'milliseconds' : 'microseconds'} on a log scale, for ${series.join(', ')}; ${o.source}. ${points
     .map((p) => `${p.series} p${p.percentile}: ${p.latencyUs} µs`)
     .join('; ')}.`;
-  const svgs = renderSvg(
+  return drawChart(
+    { id: o.id ?? 'latency', title: o.title, alt, series },
     (s) => ({
       marginLeft: marginFor(yTicks.map(latencyTick), s),
       marginRight: marginRightFor(percent(xTicks.at(-1)!), s),
@@ -108,19 +109,9 @@ export function latencyChart(points: readonly LatencyPoint[], o: LatencyChartOpt
         Plot.dot(rows, { x: 'x', y: 'y', fill: 'series', symbol: 'series', r: DOT_R }),
       ],
     }),
-    o.title,
-    alt,
-    series,
-  );
-  return {
-    id: o.id ?? 'latency',
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
+    {
       columns: ['series', 'percentile', 'latency µs'],
       rows: points.map((p) => [p.series, p.percentile, p.latencyUs]),
     },
-  };
+  );
 }

@@ -1,16 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { humanDate, humanDateTime, timeTicks } from './axes.js';
-import {
-  type Chart,
-  DOT_R,
-  formatOps,
-  INSET,
-  legend,
-  marginRightFor,
-  NARROW,
-  opsAxis,
-  renderSvg,
-} from './render.js';
+import { type Chart, DOT_R, drawChart, formatOps, INSET, marginRightFor, NARROW, opsAxis } from './render.js';
 
 export interface TimePoint {
   series: string;
@@ -40,7 +30,8 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
   )} to ${humanDate(ticks.at(-1)!)}, from ${formatOps(Math.min(...points.map((p) => p.opsPerSec)))} to ${formatOps(
     Math.max(...points.map((p) => p.opsPerSec)),
   )} ops/s.`;
-  const svgs = renderSvg(
+  return drawChart(
+    { id: o.id, title: o.title, alt, series },
     (s) => {
       const ops = opsAxis(max, s);
       // Fewer ticks on the narrow drawing: "4 Mar 2025" six times does not fit 380 units.
@@ -60,17 +51,7 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
         marks: [Plot.dot(rows, { x: 'date', y: 'opsPerSec', stroke: 'series', symbol: 'series', r: DOT_R })],
       };
     },
-    o.title,
-    alt,
-    series,
-  );
-  return {
-    id: o.id,
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
+    {
       columns: ['series', 'run date', 'ops/s', 'result'],
       rows: points.map((p) => [
         p.series,
@@ -79,5 +60,5 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
         p.resultId.slice(0, 12),
       ]),
     },
-  };
+  );
 }

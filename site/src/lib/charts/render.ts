@@ -178,8 +178,31 @@ export function swatchSvg(e: LegendEntry): string {
   return `<svg class="swatch" viewBox="-6 -6 12 12" aria-hidden="true"><path d="${e.mark}" fill="${escapeXml(e.color, true)}"/></svg>`;
 }
 
+/** What a chart says in words: its slug, title, alt text, and its series in legend order. */
+export interface ChartWords {
+  id: string;
+  title: string;
+  alt: string;
+  series: readonly string[];
+}
+
+/** A chart that `draw` draws at both sizes, with its legend and the numbers behind it. */
+export function drawChart(words: ChartWords, draw: Draw, table: Chart['table']): Chart {
+  return chartOf(words, renderSvg(draw, words.title, words.alt, words.series), table);
+}
+
+/** A chart from its two drawings (renderSvg's, or a shape's own such as dotRowsSvg's). */
+export function chartOf(
+  words: ChartWords,
+  drawings: { svg: string; narrow: string },
+  table: Chart['table'],
+): Chart {
+  const { id, title, alt, series } = words;
+  return { id, title, alt, ...drawings, series: legend(series), table };
+}
+
 /** Each series with the colour and mark renderSvg gave it. */
-export function legend(series: readonly string[]): LegendEntry[] {
+function legend(series: readonly string[]): LegendEntry[] {
   return series.map((name, i) => ({
     name,
     color: PALETTE[i % PALETTE.length]!,

@@ -2,7 +2,7 @@ import * as Plot from '@observablehq/plot';
 import type { SloView } from '../slo.js';
 import { latencyTick, latencyUnit, linearTicks, logTicks, opsTick } from './axes.js';
 import { latencyAxis } from './latency.js';
-import { type Chart, DOT_R, INSET, legend, marginFor, marginRightFor, renderSvg } from './render.js';
+import { type Chart, DOT_R, drawChart, INSET, marginFor, marginRightFor } from './render.js';
 
 /** One latency of one step of one search: a point of the hockey stick. */
 export interface SloPoint {
@@ -66,7 +66,8 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         `${Math.round(p.offeredOpsPerSec)} ops/s: ${p.series} ${p.latencyUs} µs (${p.pass ? 'pass' : 'fail'})`,
     )
     .join('; ')}.`;
-  const svgs = renderSvg(
+  return drawChart(
+    { id: o.id, title: o.title, alt, series },
     (s) => ({
       marginLeft: marginFor(yTicks.map(latencyTick), s),
       marginRight: marginRightFor(opsTick(xTicks.at(-1)!), s),
@@ -96,17 +97,7 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         ),
       ],
     }),
-    o.title,
-    alt,
-    series,
-  );
-  return {
-    id: o.id,
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
+    {
       columns: ['search', 'offered ops/s', 'latency', 'latency µs', 'step'],
       rows: points.map((p) => [
         p.search + 1,
@@ -116,5 +107,5 @@ export function sloChart(points: readonly SloPoint[], o: SloChartOptions): Chart
         p.pass ? 'pass' : 'fail',
       ]),
     },
-  };
+  );
 }

@@ -7,13 +7,12 @@ import {
   type Chart,
   type ChartSize,
   DOT_R,
+  drawChart,
   formatOps,
   INSET,
-  legend,
   marginRightFor,
   NARROW,
   opsAxis,
-  renderSvg,
 } from './render.js';
 
 export interface SweepChartOptions {
@@ -55,7 +54,8 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   const xs = [...new Set(points.map((p) => p.x))].sort((a, b) => a - b);
   const xLabel = o.axis === 'value-size' ? bytes : count;
   const max = Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0)));
-  const svgs = renderSvg(
+  return drawChart(
+    { id: o.axis, title: o.title, alt, series },
     (s) => {
       // Panels side by side on a wide drawing, one above the other on a narrow one.
       const side = s === NARROW ? 'fy' : 'fx';
@@ -98,21 +98,11 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
         ],
       };
     },
-    o.title,
-    alt,
-    series,
-  );
-  return {
-    id: o.axis,
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
+    {
       columns: ['series', axis.short, 'ops/s', '95% CI low', '95% CI high'],
       rows: points.map((p) => [p.series, p.x, round(p.opsPerSec), round(p.ci95Low), round(p.ci95High)]),
     },
-  };
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { logScale } from './axes.js';
 import { dotRowsSvg } from './cells.js';
-import { type Chart, legend } from './render.js';
+import { type Chart, chartOf } from './render.js';
 
 /** One version's throughput in one cell, relative to the reference version's in the same cell. */
 export interface RatioPoint {
@@ -35,6 +35,7 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
   const alt = `Dot chart of each standard cell's throughput relative to ${o.reference}, log scale, for ${series.join(
     ', ',
   )}; ${o.source}. ${points.map((p) => `${p.cell}, ${p.series}: ${times(p.ratio)}`).join('; ')}.`;
+  const words = { id: o.id, title: o.title, alt, series };
   const svgs = dotRowsSvg(
     points.map((p) => ({ cell: p.cell, series: p.series, x: p.ratio, low: p.low, high: p.high })),
     {
@@ -42,26 +43,12 @@ export function versionsChart(points: readonly RatioPoint[], o: VersionsChartOpt
       label: `ops/s relative to ${o.reference} (log scale)`,
     },
     [Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.6 })],
-    { title: o.title, alt, series },
+    words,
   );
-  return {
-    id: o.id,
-    title: o.title,
-    alt,
-    ...svgs,
-    series: legend(series),
-    table: {
-      columns: ['cell', 'version', `ratio to ${o.reference}`, 'range low', 'range high', 'ops/s'],
-      rows: points.map((p) => [
-        p.cell,
-        p.series,
-        r2(p.ratio),
-        r2(p.low),
-        r2(p.high),
-        Math.round(p.opsPerSec),
-      ]),
-    },
-  };
+  return chartOf(words, svgs, {
+    columns: ['cell', 'version', `ratio to ${o.reference}`, 'range low', 'range high', 'ops/s'],
+    rows: points.map((p) => [p.cell, p.series, r2(p.ratio), r2(p.low), r2(p.high), Math.round(p.opsPerSec)]),
+  });
 }
 
 const r2 = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
