@@ -4,7 +4,7 @@
 // what it loads whatever the machine's speed (a ratio below 1 at pipeline 1 means one client thread
 // can saturate one server thread on an equal core).
 //   pnpm bench:client-cpu [--cli PATH ...] [--memtier PATH] [--no-redis-benchmark] [--rounds 5]
-//                         [--small N] [--large N] [--json] [--no-pin]
+//                         [--small N] [--large N] [--json] [--no-pin] [--syscalls]
 // How: user+sys CPU (from /usr/bin/time) of a large run minus that of a small one, divided by the
 // extra requests the runs made (redis-benchdb's drift-check repeat of one cell included). The
 // difference takes out what a run costs whatever its length: start-up, the environment probe, the
@@ -15,12 +15,15 @@
 // is measured beside it. Every round runs each tool on each cell, in an order that turns around
 // each round; the summary is the median over rounds.
 // Without --cli, the build in this checkout (packages/cli/dist/bin.js) is measured.
+// --syscalls: each run goes under `strace -f -c` instead, and the figures are system calls per
+// request (the same large-minus-small difference), by kind: writes, reads, epoll, all. strace slows
+// every tool several times over, so this mode reports no CPU.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   benchSession,
@@ -48,6 +51,7 @@ const { values: args } = parseArgs({
     large: { type: 'string', default: '1000000' },
     json: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: true },
+    syscalls: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -68,9 +72,30 @@ const session = benchSession('bench-client-cpu');
 const { log } = session;
 let toolCpus = null;
 
-/** A command under /usr/bin/time (and taskset once pinned): its stdout and its user+sys CPU seconds. */
+/** System calls by kind, as --syscalls reports them; a kind is any of its names. */
+const SYSCALL_KINDS = {
+  writes: ['write', 'writev', 'sendto', 'sendmsg'],
+  reads: ['read', 'readv', 'recvfrom', 'recvmsg'],
+  epoll: ['epoll_wait', 'epoll_pwait', 'epoll_pwait2', 'epoll_ctl'],
+};
+
+/** `strace -c`'s summary table as counts by name. */
+function straceCounts(text) {
+  const calls = {};
+  for (const m of text.matchAll(/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?([a-z_0-9]+)$/gm))
+    if (m[2] !== 'total') calls[m[2]] = Number(m[1]);
+  return calls;
+}
+
+/**
+ * A command under /usr/bin/time (and taskset once pinned): its stdout and its user+sys CPU seconds.
+ * With --syscalls, under `strace -f -c` instead: its stdout and its system calls by name.
+ */
 function timed(argv) {
-  const cmd = ['/usr/bin/time', '-f', 'cpu %U %S', ...argv];
+  const traceOut = args.syscalls ? join(mkdtempSync(join(tmpdir(), 'rbdb-strace-')), 'calls') : null;
+  const cmd = traceOut
+    ? ['strace', '-f', '-c', '-o', traceOut, ...argv]
+    : ['/usr/bin/time', '-f', 'cpu %U %S', ...argv];
   const [bin, binArgs] = toolCpus ? ['taskset', ['-c', toolCpus, ...cmd]] : [cmd[0], cmd.slice(1)];
   return new Promise((resolve, reject) => {
     let stdout = '';
@@ -79,16 +104,34 @@ function timed(argv) {
     proc.stdout.on('data', (d) => (stdout += d));
     proc.stderr.on('data', (d) => (stderr += d));
     proc.once('error', (e) =>
-      reject(new Error(`/usr/bin/time could not start (apt-get install time): ${e.message}`)),
+      reject(
+        new Error(
+          `${cmd[0]} could not start (apt-get install ${cmd[0] === 'strace' ? 'strace' : 'time'}): ${e.message}`,
+        ),
+      ),
     );
     proc.once('close', (code) => {
+      if (traceOut) {
+        const calls = code === 0 ? straceCounts(readFileSync(traceOut, 'utf8')) : {};
+        rmSync(dirname(traceOut), { recursive: true, force: true });
+        if (code !== 0)
+          return reject(new Error(`${argv.join(' ')} failed (exit ${code}):\n${stderr.trim()}`));
+        return resolve({ stdout, cpuSec: 0, calls });
+      }
       const m = /^cpu ([\d.]+) ([\d.]+)$/m.exec(stderr);
       if (code !== 0 || !m)
         return reject(new Error(`${argv.join(' ')} failed (exit ${code}):\n${stderr.trim()}`));
-      resolve({ stdout, cpuSec: Number(m[1]) + Number(m[2]) });
+      resolve({ stdout, cpuSec: Number(m[1]) + Number(m[2]), calls: {} });
     });
   });
 }
+
+/** Counts by name, summed. */
+const addCalls = (a, b) => {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+};
 
 /** The server's main-thread CPU seconds (user+sys) from INFO cpu; the whole process's before Redis 6.2. */
 function serverCpu(port) {
@@ -132,7 +175,7 @@ function tools() {
     pipelines: PIPELINES,
     async run(w) {
       const r = await timed([process.execPath, cli, ...redisBenchdbArgs(w)]);
-      return { cpuSec: r.cpuSec, requests: benchdbRequests(r.stdout, w) };
+      return { cpuSec: r.cpuSec, calls: r.calls, requests: benchdbRequests(r.stdout, w) };
     },
   }));
   list.push({
@@ -150,7 +193,7 @@ function tools() {
         const r = await timed(['redis-benchmark', ...redisBenchmarkArgs(w)]);
         if (parseRedisBenchmarkCsv(r.stdout).length !== w.tests.length)
           throw new Error(`redis-benchmark: want ${w.tests.length} rows:\n${r.stdout}`);
-        return { cpuSec: r.cpuSec, requests: w.requests * w.tests.length };
+        return { cpuSec: r.cpuSec, calls: r.calls, requests: w.requests * w.tests.length };
       },
     });
   if (args.memtier)
@@ -161,18 +204,65 @@ function tools() {
         const dir = mkdtempSync(join(tmpdir(), 'rbdb-memtier-'));
         try {
           let cpuSec = 0;
+          let calls = {};
           const win = { ...w, pipelineMode: 'window' };
-          for (const test of w.tests)
-            cpuSec += (await timed([args.memtier, ...memtierArgs(win, test, join(dir, `${test}.json`))]))
-              .cpuSec;
+          for (const test of w.tests) {
+            const r = await timed([args.memtier, ...memtierArgs(win, test, join(dir, `${test}.json`))]);
+            cpuSec += r.cpuSec;
+            calls = addCalls(calls, r.calls);
+          }
           // memtier's -n is per connection, rounded up (memtierArgs).
-          return { cpuSec, requests: w.tests.length * Math.ceil(w.requests / w.connections) * w.connections };
+          const requests = w.tests.length * Math.ceil(w.requests / w.connections) * w.connections;
+          return { cpuSec, calls, requests };
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
       },
     });
   return list;
+}
+
+/** System calls per request by kind (and all of them), from two runs' counts and their extra requests. */
+function syscallsPerRequest(a, b, extra) {
+  const delta = (names) => names.reduce((n, k) => n + (b[k] ?? 0) - (a[k] ?? 0), 0) / extra;
+  const out = Object.fromEntries(Object.entries(SYSCALL_KINDS).map(([kind, names]) => [kind, delta(names)]));
+  out.all = delta([...new Set([...Object.keys(a), ...Object.keys(b)])]);
+  return out;
+}
+
+/** --syscalls: the medians over rounds, a row per tool and pipeline (JSON with --json). */
+function printSyscalls(list, figures, machine) {
+  const kinds = [...Object.keys(SYSCALL_KINDS), 'all'];
+  const cells = PIPELINES.flatMap((p) =>
+    list.flatMap((tool, i) =>
+      figures[i][p].length === 0
+        ? []
+        : [
+            {
+              pipeline: p,
+              tool: tool.name,
+              ...Object.fromEntries(kinds.map((k) => [k, median(figures[i][p].map((f) => f[k]))])),
+            },
+          ],
+    ),
+  );
+  if (args.json)
+    return console.log(JSON.stringify({ machine, small, large, rounds, syscalls: cells }, null, 2));
+  console.log(
+    `Machine: ${machine.cpu}, ${machine.nproc} CPUs; ${machine.redisBenchmark}; node ${process.version}`,
+  );
+  console.log(
+    `System calls per request under strace -f -c: (run of ${large} - run of ${small} requests a test) / the extra requests made, median of ${rounds} rounds.\n` +
+      `writes: ${SYSCALL_KINDS.writes.join(', ')}; reads: ${SYSCALL_KINDS.reads.join(', ')}; epoll: ${SYSCALL_KINDS.epoll.join(', ')}\n`,
+  );
+  const head = ['cell', 'tool', ...kinds.map((k) => `${k} / request`)];
+  console.log(
+    markdownTable(
+      head,
+      cells.map((c) => [`P${c.pipeline}`, c.tool, ...kinds.map((k) => c[k].toFixed(3))]),
+      2,
+    ),
+  );
 }
 
 /** One run of a tool from an empty server: its CPU, the server's main-thread CPU, and its requests. */
@@ -221,6 +311,14 @@ await session.main(async () => {
         const extra = b.requests - a.requests;
         const clientUs = ((b.cpuSec - a.cpuSec) * 1e6) / extra;
         const serverUs = ((b.serverSec - a.serverSec) * 1e6) / extra;
+        if (args.syscalls) {
+          const perRequest = syscallsPerRequest(a.calls, b.calls, extra);
+          figures[i][p].push(perRequest);
+          log(
+            `round ${round}/${rounds} P${p} ${tool.name}: ${JSON.stringify(perRequest)} system calls/request`,
+          );
+          continue;
+        }
         figures[i][p].push({ clientUs, serverUs });
         log(
           `round ${round}/${rounds} P${p} ${tool.name}: client ${clientUs.toFixed(3)} µs/request, server ${serverUs.toFixed(3)} ` +
@@ -230,6 +328,7 @@ await session.main(async () => {
     }
   }
 
+  if (args.syscalls) return printSyscalls(list, figures, machine);
   const cells = PIPELINES.map((p) => {
     const rows = list
       .map((tool, i) => {

@@ -134,6 +134,63 @@ describe('bench scripts at a tiny scale', () => {
     );
   });
 
+  it("bench-client-cpu: each tool at P1 and P16, its CPU and the server's per request, and their ratio", async () => {
+    const doc = await runJson('bench-client-cpu.mjs', [
+      '--rounds',
+      '1',
+      '--small',
+      '2000',
+      '--large',
+      '12000',
+    ]);
+    const rows = doc.cells.flatMap((c: { pipeline: number; rows: Record<string, unknown>[] }) =>
+      c.rows.map((row) => ({ ...row, cell: `P${c.pipeline}` })),
+    );
+    expect(rows.map((r: { cell: string; tool: string }) => `${r.cell} ${r.tool}`)).toEqual([
+      'P1 redis-benchdb',
+      'P1 redis-benchmark',
+      'P16 redis-benchdb',
+      'P16 redis-benchdb window',
+      'P16 redis-benchmark',
+    ]);
+    // At this scale a difference of two runs is within the noise of a run's fixed cost (Node's
+    // start-up, the probe), and may even be negative on a busy host: numbers, not their size.
+    expectFigures(rows, ['clientUs', 'serverUs', 'clientOverServer', 'overBestCPeer'], Number.isFinite);
+    for (const c of doc.cells) {
+      const [bd, rb] = [c.rows[0], c.rows.find((r: { tool: string }) => r.tool === 'redis-benchmark')];
+      // The only C peer here is redis-benchmark: it is the best, and the ratios are over it.
+      expect(rb.overBestCPeer).toBe(1);
+      expect(bd.overBestCPeer).toBeCloseTo(bd.clientUs / rb.clientUs, 9);
+      expect(bd.clientOverServer).toBeCloseTo(bd.clientUs / bd.serverUs, 9);
+    }
+  });
+
+  it('bench-client-cpu --syscalls: at pipeline 1 every tool writes and reads once a request', async () => {
+    const doc = await runJson('bench-client-cpu.mjs', [
+      '--syscalls',
+      '--rounds',
+      '1',
+      '--small',
+      '2000',
+      '--large',
+      '12000',
+    ]);
+    const p1 = doc.syscalls.filter((r: { pipeline: number }) => r.pipeline === 1);
+    expect(p1.map((r: { tool: string }) => r.tool)).toEqual(['redis-benchdb', 'redis-benchmark']);
+    // One request in flight per connection: a write sends it and a read takes its reply. A few
+    // reads more where a reply arrives in two pieces; never fewer writes than requests.
+    for (const r of p1) {
+      expect(r.writes).toBeGreaterThanOrEqual(0.99);
+      expect(r.writes).toBeLessThan(1.1);
+      expect(r.reads).toBeGreaterThanOrEqual(0.99);
+      expect(r.reads).toBeLessThan(1.5);
+      expect(r.all).toBeGreaterThan(r.writes + r.reads);
+    }
+    // At pipeline 16 a write carries 16 requests.
+    for (const r of doc.syscalls.filter((x: { pipeline: number }) => x.pipeline === 16))
+      expect(r.writes).toBeLessThan(0.1);
+  });
+
   it('bench-cluster: both tools in cluster mode on 3 primaries, finite ratios and a cross-check', async () => {
     const doc = await runJson('bench-cluster.mjs', ['--rounds', '1', '--scale', '0.01']);
     expect(doc.rows).toHaveLength(6);
