@@ -9,98 +9,22 @@
 // 1280 is wider than its box; at 390 a wide one scrolls in its own box with its first column fixed.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  configFactsOf,
-  configIdentity,
-  machineFactsOf,
-  machineIdentity,
-  type ResultV1,
-} from '@redis-benchdb/result';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slug } from '../src/lib/routes.js';
+import { close, dirs, leading, type Member, members, near, paired } from './group-files.js';
 import { type ServedSite, serveBuiltSite } from './served.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const results = join(root, 'data/results');
-const dirs = existsSync(results)
-  ? readdirSync(results).filter((d) => d !== 'keys' && statSync(join(results, d)).isDirectory())
-  : [];
 
 const SCREENS = [
   { width: 1280, height: 800, budget: 6000 },
   { width: 390, height: 844, budget: 9000 },
 ] as const;
-
-interface Member {
-  group: string;
-  index: number;
-  product: string;
-  version: string;
-  /** The runner's label: "valkey-server 8.0.1 · io-threads 2". */
-  label: string;
-  machine: string;
-  config: string;
-  trials: Map<string, number[]>;
-}
-
-function members(): Member[] {
-  return dirs.flatMap((d) =>
-    readdirSync(join(results, d))
-      .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
-      .map((f) => {
-        const doc = JSON.parse(JSON.parse(readFileSync(join(results, d, f), 'utf8')).payload) as ResultV1;
-        return {
-          group: doc.runGroup!.id,
-          index: doc.runGroup!.index,
-          product: doc.environment.server.product,
-          version: doc.environment.server.version!,
-          label: doc.runGroup!.label ?? '',
-          machine: machineIdentity(machineFactsOf(doc)).label,
-          config: configIdentity(configFactsOf(doc)).label,
-          trials: new Map(doc.cells.map((c) => [c.label, c.trials.map((t) => t.opsPerSec)])),
-        };
-      }),
-  );
-}
-
-/**
- * The workloads a matrix leads with, in order, as each profile names them (issue 28: baseline GET and
- * SET, then pipelined GET and SET): the standard profiles' (quick, full) and the compare profile's,
- * 16-byte values at pipeline 1 and 10. A group shows those two members or more hold.
- */
-const LEADING: readonly (readonly string[])[] = [
-  ['GET', 'GET 16B'],
-  ['SET', 'SET 16B'],
-  ['GET P16', 'GET P10 16B'],
-  ['SET P16', 'SET P10 16B'],
-];
-
-function leading(mine: readonly Member[]): string[] {
-  return LEADING.flat().filter((l) => mine.filter((m) => m.trials.has(l)).length >= 2);
-}
-
-/** Student's t, 97.5% quantile, by degrees of freedom (the groups have few rounds). */
-const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
-
-/** The paired ratio b/a of trial i with trial i: geometric mean and its 95% t interval. */
-function paired(a: number[], b: number[]): { ratio: number; low: number; high: number } | null {
-  const logs = a.flatMap((x, i) => (x > 0 && (b[i] ?? 0) > 0 ? [Math.log(b[i]! / x)] : []));
-  const n = logs.length;
-  if (n < 2 || n > 11) return null;
-  const m = logs.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  const half = (T975[n - 1]! * sd) / Math.sqrt(n);
-  return { ratio: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half) };
-}
-
-const close = (a: number, b: number) => Math.abs(a / b - 1) < 1e-6;
-/** The interval's ends: T975 rounds Student's t to three decimals. */
-const near = (a: number, b: number) => Math.abs(a / b - 1) < 1e-3;
 
 let site: ServedSite;
 let all: Member[] = [];
