@@ -2,8 +2,9 @@
 // page is taller than 6,000 px at 1280 or 9,000 px at 390; no table is wider than its box at 1280; a
 // table too wide for a phone scrolls inside a box of its own with its first column fixed; and the
 // result, compare, machine, explorer and home pages each show their answer in the first screen.
-// Every group, version, result, machine and explorer page of the build is read, at both widths, by
-// one Chromium, one page after another: the measures are taken in one pass, the tests judge them.
+// Every group, version, result, machine and explorer page of the build, and every page of the
+// results list, is read at both widths by one Chromium, one page after another: the measures are
+// taken in one pass, the tests judge them.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -125,6 +126,9 @@ beforeAll(async () => {
     ['machines', '/machines/'],
     ...built(site.out, 'machines').map((p): [string, string] => ['machine', p]),
     ['compare', `/compare/?r=${pair.map((id) => id.slice(0, 12)).join(',')}`],
+    // The results list, and each further page of it (40 rows a page, lib/pages.ts).
+    ['list', '/results/'],
+    ...built(site.out, 'results/page').map((p): [string, string] => ['list', p]),
     ...results.map((p): [string, string] => ['result', p]),
     ...groups.map((p): [string, string] => ['group', p]),
     ...built(site.out, 'versions').map((p): [string, string] => ['version', p]),
@@ -170,35 +174,31 @@ function overBudget(kinds: string[]): string[] {
 
 describe.skipIf(!hasData)('page budgets on the site built from data/', () => {
   it('reads every result, group and version page of the build', () => {
-    for (const kind of ['result', 'group', 'version', 'machine', 'explorer'])
+    for (const kind of ['result', 'group', 'version', 'machine', 'explorer', 'list'])
       expect(of([kind]).length, kind).toBeGreaterThan(0);
+  });
+
+  it('the results list and its further pages: within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['list'])).toEqual([]);
   });
 
   it('result pages: within the height budgets, tables in their boxes', () => {
     expect(overBudget(['result'])).toEqual([]);
   });
 
-  // Known to fail on the merged tree (2026-11-28, closing note): tables at 1280 on group and version
-  // pages, the home at 390 (9,298 px) with the compare group, explorer pages of client-bound cells.
-  it.skip('home, explorer, machines and compare: within the height budgets, tables in their boxes', () => {
+  it('home, explorer, machines and compare: within the height budgets, tables in their boxes', () => {
     expect(overBudget(['home', 'explorer', 'machines', 'machine', 'compare'])).toEqual([]);
   });
 
-  // Known to fail on the merged tree (2026-11-28, closing note): tables at 1280 on group and version
-  // pages, the home at 390 (9,298 px) with the compare group, explorer pages of client-bound cells.
-  it.skip('run group pages: within the height budgets, tables in their boxes', () => {
+  it('run group pages: within the height budgets, tables in their boxes', () => {
     expect(overBudget(['group'])).toEqual([]);
   });
 
-  // Known to fail on the merged tree (2026-11-28, closing note): tables at 1280 on group and version
-  // pages, the home at 390 (9,298 px) with the compare group, explorer pages of client-bound cells.
-  it.skip('version pages: within the height budgets, tables in their boxes', () => {
+  it('version pages: within the height budgets, tables in their boxes', () => {
     expect(overBudget(['version'])).toEqual([]);
   });
 
-  // Known to fail on the merged tree (2026-11-28, closing note): tables at 1280 on group and version
-  // pages, the home at 390 (9,298 px) with the compare group, explorer pages of client-bound cells.
-  it.skip('result, compare, machine, explorer and home pages show their answer in the first screen', () => {
+  it('result, compare, machine, explorer and home pages show their answer in the first screen', () => {
     const late = of(Object.keys(ANSWER)).flatMap((m) =>
       m.answer
         .filter((a) => a.top === null || a.top >= budget(m.width).height)

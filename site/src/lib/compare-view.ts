@@ -49,7 +49,7 @@ export function comparisonView(
           h(
             'thead',
             {},
-            h('tr', {}, h('th', {}, 'Field'), ...c.results.map((r) => h('th', {}, r.id.slice(0, 12)))),
+            h('tr', {}, h('th', {}, 'Field'), ...c.results.map((r) => h('th', {}, ...columnHead(r)))),
           ),
           h(
             'tbody',
@@ -73,7 +73,12 @@ function cellTable(c: Comparison, links: CompareLinks): TreeNode {
     {},
     h('th', {}, 'Cell'),
     ...c.results.map((r, i) =>
-      h('th', { class: 'num' }, r.id.slice(0, 12) + (i > 0 ? ' (ratio, verdict)' : '')),
+      h(
+        'th',
+        { class: 'num' },
+        ...columnHead(r),
+        ...(i > 0 ? [h('span', { class: 'col-note' }, 'ratio, verdict')] : []),
+      ),
     ),
   );
   const rows = c.cells.map((cell) =>
@@ -104,6 +109,15 @@ function cellTable(c: Comparison, links: CompareLinks): TreeNode {
     ),
   );
   return h('table', { class: 'compare-cells' }, h('thead', {}, head), h('tbody', {}, ...rows));
+}
+
+/**
+ * A column is named by its server and setting (issue 28: never by a hash alone), the id under it in
+ * small type: two results of one server on one machine still tell apart, and the name's words wrap,
+ * so eleven members fit 1280.
+ */
+function columnHead(r: Comparison['results'][number]): TreeNode[] {
+  return [submittedText(r.name), h('code', { class: 'col-id' }, r.id.slice(0, 12))];
 }
 
 /** "(paired, 5 rounds; 95% interval 0.97–1.09)". */

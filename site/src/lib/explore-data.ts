@@ -68,6 +68,7 @@ function build(): Explorer {
     standardLabel: string | null;
     results: number;
     bars: Bar[];
+    clientBound: boolean;
     leftOut: LeftOut;
   }[] = [];
   let cells: WorkloadCell[] = [];
@@ -82,7 +83,7 @@ function build(): Explorer {
       fp,
       standardLabel,
       results: new Set(cells.map((c) => c.resultId)).size,
-      bars: bars(cells, rows, leftOut),
+      ...bars(cells, rows, leftOut),
       leftOut,
     });
     cells = [];
@@ -93,7 +94,7 @@ function build(): Explorer {
     cells.push(c);
   }
   flush();
-  const entries = walked.flatMap(({ fp, standardLabel, results, bars, leftOut }) => {
+  const entries = walked.flatMap(({ fp, standardLabel, results, bars, clientBound, leftOut }) => {
     const def = workloadDefinition(database(), fp);
     if (!def) return [];
     const entry: WorkloadEntry = {
@@ -103,7 +104,7 @@ function build(): Explorer {
       results,
       page: null,
     };
-    return [{ entry, standardLabel, bars, leftOut }];
+    return [{ entry, standardLabel, bars, clientBound, leftOut }];
   });
   // A standard cell's page is named by its label; should two workloads share one (a suite changed), the one with more results keeps it.
   const standard = new Map<string, string>();
@@ -124,8 +125,8 @@ function build(): Explorer {
   const data = new Map<string, WorkloadData>();
   const targets = new Map<string, EmbedTarget>();
   for (const w of entries) {
-    const target = workloadChart(catalog, w.entry, w.bars);
-    const d = workloadData(w.entry, w.bars, target, w.leftOut);
+    const target = workloadChart(catalog, w.entry, w.bars, w.clientBound);
+    const d = workloadData(w.entry, w.bars, w.clientBound, target, w.leftOut);
     data.set(w.entry.id, d);
     targets.set(w.entry.id, target);
     stageFile(EXPLORE_PATHS.data(w.entry.id), JSON.stringify(d));
@@ -140,7 +141,12 @@ export function viewPath(catalog: readonly WorkloadEntry[], w: WorkloadEntry): s
 }
 
 /** A workload's chart, staged with its embed files: the first bars in the table's order, their intervals (not ranges). */
-function workloadChart(catalog: readonly WorkloadEntry[], w: WorkloadEntry, bs: readonly Bar[]): EmbedTarget {
+function workloadChart(
+  catalog: readonly WorkloadEntry[],
+  w: WorkloadEntry,
+  bs: readonly Bar[],
+  clientBound: boolean,
+): EmbedTarget {
   const shown = bs.slice(0, CHART_BARS);
   const what = describeWorkload(w);
   const chart = cellsChart(
@@ -154,19 +160,26 @@ function workloadChart(catalog: readonly WorkloadEntry[], w: WorkloadEntry, bs: 
     })),
     {
       id: `explore-${w.id}`,
-      title: `${w.label}: ops/s by server version, machine kind and configuration`,
-      source: `${what}; ${bs.length > shown.length ? `the first ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results`,
+      title: `${w.label}: ops/s by server version, machine kind and configuration${clientBound ? ' (client-bound: a floor)' : ''}`,
+      source: `${what}; ${bs.length > shown.length ? `the first ${shown.length} of ${bs.length}` : `all ${bs.length}`} server versions and machines, ${w.results} results${clientBound ? '; every cell client-bound, so each bar is the client’s limit, a floor under the server’s' : ''}`,
     },
   );
   return liveEmbed(chart, viewPath(catalog, w), `${w.label} (${what}), ${w.results} results`);
 }
 
-function workloadData(w: WorkloadEntry, bs: Bar[], target: EmbedTarget, leftOut: LeftOut): WorkloadData {
+function workloadData(
+  w: WorkloadEntry,
+  bs: Bar[],
+  clientBound: boolean,
+  target: EmbedTarget,
+  leftOut: LeftOut,
+): WorkloadData {
   const { iframe, markdown } = embedSnippets(target);
   const text = leftOut.text;
   return {
     workload: w,
     bars: bs,
+    clientBound,
     leftOut: text ? { text, results: leftOut.list() } : null,
     embed: { iframe, markdown, pagePath: target.pagePath, svgPath: target.svgPath, pngPath: target.pngPath },
     asOf: target.asOf,
@@ -174,20 +187,37 @@ function workloadData(w: WorkloadEntry, bs: Bar[], target: EmbedTarget, leftOut:
 }
 
 /**
- * One bar per server version, machine kind and configuration, of admitted cells only (admit.ts):
- * ordered by machine kind, the default configuration first, then product and version, never by a figure.
+ * One bar per server version, machine kind and configuration, of admitted cells only (admit.ts), or,
+ * where none is admitted, of the cells left out for being client-bound alone: ordered by machine
+ * kind, the default configuration first, then product and version, never by a figure.
  */
 function bars(
   cells: readonly WorkloadCell[],
   rows: ReadonlyMap<string, SiteResultRow>,
   leftOut: LeftOut,
-): Bar[] {
-  const groups = new Map<string, { row: SiteResultRow; cells: WorkloadCell[] }>();
+): { bars: Bar[]; clientBound: boolean } {
+  const admitted: WorkloadCell[] = [];
+  const boundOnly: WorkloadCell[] = [];
   for (const c of cells) {
     const r = rows.get(c.resultId)!;
     const why = cellLeftOut({ ...c, warningCodes: r.warningCodes, incomplete: c.incomplete || r.incomplete });
     leftOut.add(c.resultId, why);
-    if (why.length > 0) continue;
+    if (why.length === 0) admitted.push(c);
+    else if (why.length === 1 && why[0] === 'CLIENT_BOUND') boundOnly.push(c);
+  }
+  // A workload every result of which the client held back (the compare profile's pipeline-1 cells on a
+  // 2-vCPU VM) would show no bar at all: its client-bound cells are drawn instead, each bar then a floor
+  // under the server's throughput, with no verdict (verdictFor) and the page saying so (issue 28).
+  if (admitted.length === 0 && boundOnly.length > 0)
+    return { bars: barsOf(boundOnly, rows), clientBound: true };
+  return { bars: barsOf(admitted, rows), clientBound: false };
+}
+
+/** One bar per server version, machine kind and configuration of these cells, in the table's order. */
+function barsOf(cells: readonly WorkloadCell[], rows: ReadonlyMap<string, SiteResultRow>): Bar[] {
+  const groups = new Map<string, { row: SiteResultRow; cells: WorkloadCell[] }>();
+  for (const c of cells) {
+    const r = rows.get(c.resultId)!;
     const key = JSON.stringify([r.serverProduct, r.serverVersion, r.machineKey, r.configKey]);
     const g = groups.get(key);
     if (g) g.cells.push(c);

@@ -83,6 +83,11 @@ export interface WorkloadData {
   workload: WorkloadEntry;
   /** By machine kind, the default configuration first, then product and version: never by a figure. */
   bars: Bar[];
+  /**
+   * No cell was admitted and the bars are the client-bound ones (explore-data.ts): each a floor under
+   * the server's throughput, with no verdict. Absent or false: the bars are admitted cells.
+   */
+  clientBound?: boolean;
   /** "3 results left out: 2 busy host, 1 io-threads over CPUs", with each result and its reasons. */
   leftOut: { text: string; results: { id: string; reasons: string[] }[] } | null;
   /** Copy-paste snippets of the workload's chart (see embed.ts) and its files' site paths, made at build. */
@@ -324,6 +329,10 @@ function verdictCell(b: Bar): VerdictCell {
 }
 
 /** The scale of a set of bars: the highest end of any bar or interval, so every interval fits. */
+/** What a page says above bars that are all client-bound (WorkloadData.clientBound). */
+export const CLIENT_BOUND_NOTE =
+  'No result of this workload is admitted: in every one the client, not the server, was the limit (CLIENT_BOUND). Their bars are shown for what they are, each a floor under the server’s throughput, with no verdict.';
+
 export function barScale(bars: readonly Bar[]): number {
   return bars.reduce((m, b) => Math.max(m, b.ops, b.hi ?? 0), 0);
 }

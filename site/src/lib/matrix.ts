@@ -53,15 +53,23 @@ export interface Matrix {
 }
 
 /**
- * The workloads that answer "which is faster" at a glance: the standard suite's baseline and
- * pipelined GET and SET, by the suite's labels (every profile names them so). SLO cells follow,
- * wherever a result has them (lib/slo.ts).
+ * The workloads that answer "which is faster" at a glance, by the suite's labels: baseline GET and
+ * SET, then pipelined GET and SET, each as the profile that ran it names it. The standard profiles
+ * (quick, full) name them GET, SET, GET P16, SET P16; the compare profile (valkey-io/valkey#1026's
+ * rows) runs 16-byte values at pipeline 1 and 10: GET 16B, SET 16B, GET P10 16B, SET P10 16B (its
+ * pipeline-1 cells are client-bound on a 2-vCPU VM, which the entry then says). A group or a machine
+ * kind shows those of them it holds, in this order; SLO cells follow, wherever a result has them
+ * (lib/slo.ts).
  */
 export const MATRIX_LABELS: readonly { label: string; note: string }[] = [
   { label: 'GET', note: 'no pipelining' },
+  { label: 'GET 16B', note: 'no pipelining, 16 B' },
   { label: 'SET', note: 'no pipelining' },
+  { label: 'SET 16B', note: 'no pipelining, 16 B' },
   { label: 'GET P16', note: 'pipeline 16' },
+  { label: 'GET P10 16B', note: 'pipeline 10, 16 B' },
   { label: 'SET P16', note: 'pipeline 16' },
+  { label: 'SET P10 16B', note: 'pipeline 10, 16 B' },
 ];
 
 /** "1.02×"; two decimals, as the group table and the version rule print ratios. */

@@ -3,6 +3,7 @@ import {
   type Bar,
   barGeometry,
   barScale,
+  CLIENT_BOUND_NOTE,
   describeWorkload,
   EXPLORE_PATHS,
   type ExploreState,
@@ -141,6 +142,16 @@ function render(
     out.replaceChildren(...parts, el('p', {}, 'No results.'));
     return;
   }
+  if (d.clientBound)
+    parts.push(
+      el(
+        'p',
+        { class: 'client-bound-note' },
+        `${CLIENT_BOUND_NOTE} `,
+        link('/methodology/#warning-CLIENT_BOUND', 'What client-bound means'),
+        '.',
+      ),
+    );
   const baseline = el('select', { name: 'vs', 'aria-label': 'relative to' }) as HTMLSelectElement;
   baseline.add(new Option('the first bar', ''));
   for (const b of d.bars) baseline.add(new Option(`${b.server} · ${b.machine} · ${b.config}`, b.key));
