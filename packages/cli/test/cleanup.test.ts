@@ -1,34 +1,22 @@
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   client,
   describeResult,
   type RunningCli,
-  removeTempDirs,
   runCli,
   spawnCli,
-  stopServers,
   testServer,
   waitFor,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // How a run ends (SIGTERM, SIGHUP, two Ctrl-C, SIGKILL) and the `cleanup` command, against real
 // redis-servers and the built CLI. The server's DEBUG DIGEST (a hash of every key, its type, value
 // and whether it has a TTL) must be what it was before the run, after every way a run can end.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterEach(async () => {
-  await stopServers();
-});
-
-afterAll(async () => {
-  await removeTempDirs();
-});
+cliFileHooks({ servers: 'test' });
 
 /** Keys of every type, some with a TTL, some named like the runner's own but with no marker. */
 async function seed(redis: Redis): Promise<void> {

@@ -6,9 +6,8 @@ import { promisify } from 'node:util';
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import { canonicalJson, validateResult } from '@redis-benchdb/result';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   BIN,
   client,
   closedPort,
@@ -19,7 +18,6 @@ import {
   parseDoc,
   readEnvelope,
   redisServersOnPort,
-  removeTempDirs,
   runCli,
   sleep,
   spawnCli,
@@ -28,6 +26,7 @@ import {
   testServer,
   waitFor,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // Integration tests of the built CLI (dist/bin.js) against throwaway redis-servers. Every command
 // line names its server with -p/-s (helpers/cli.ts refuses one that does not): the production
@@ -41,14 +40,7 @@ import {
 
 const execFileP = promisify(execFile);
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 describe('against a shared test server', () => {
   let server: LaunchedServer;

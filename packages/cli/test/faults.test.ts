@@ -1,33 +1,24 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   client,
   describeResult,
   parseDoc,
   readEnvelope,
-  removeTempDirs,
   runCli,
   spawnCli,
-  stopServers,
   tempDir,
   testServer,
   waitFor,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // `run` against a server that stops answering (SIGSTOP, by pid, once its commandstats show the
 // load) and one that refuses writes (maxmemory 2mb, noeviction): the exit code, what is printed,
 // and the result that is kept. Each test starts its own redis-server on a free port.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 describe('run --timeout', () => {
   it('ends by itself when the server stops answering: exit 1, the partial result kept and marked', async () => {

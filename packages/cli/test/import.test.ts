@@ -5,16 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { findCells, openDatabase } from '@redis-benchdb/db';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memtierTable, printedMsToUs } from '../../result/test/memtier-stdout.js';
-import { removeTempDirs, runCli, stopServers, tempDir, testServer } from './helpers/cli.js';
+import { runCli, tempDir, testServer } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 const execFileP = promisify(execFile);
 
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks({ built: false });
 
 describe('redis-benchdb import', () => {
   it('stores real redis-benchmark output with the figures the tool printed', async () => {

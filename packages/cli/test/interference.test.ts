@@ -6,18 +6,11 @@ import {
   interferenceWarnings,
 } from '@redis-benchdb/probe';
 import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { textLine } from '../src/run/format.js';
 import { CellInterference, combineTrials, localServerPidOf } from '../src/run/interference.js';
-import {
-  assertBuilt,
-  describeResult,
-  parseDoc,
-  removeTempDirs,
-  runCli,
-  stopServers,
-  testServer,
-} from './helpers/cli.js';
+import { assertBuilt, describeResult, parseDoc, runCli, testServer } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 const linux = process.platform === 'linux';
 const taskset = linux && spawnSync('taskset', ['--version']).status === 0;
@@ -36,10 +29,7 @@ function startHog(cpu: number): { child: ChildProcess; go(): void; ready: Promis
   return { child, go: () => child.stdin!.write('go\n'), ready };
 }
 
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks({ built: false });
 
 describe('run: interference, drift and the env-v2 fingerprint in the result', () => {
   it('records interference per cell, the drift check of the first cell and an env-v2 fingerprint', async () => {

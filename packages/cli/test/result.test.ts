@@ -6,30 +6,15 @@ import {
   validateResult,
   workloadFingerprint,
 } from '@redis-benchdb/result';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  describeResult,
-  parseDoc,
-  removeTempDirs,
-  runCli,
-  stopServers,
-  testServer,
-  waitFor,
-} from './helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeResult, parseDoc, runCli, testServer, waitFor } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // The result document `run --json` prints (redis-benchdb/result.v1, docs/RESULT-FORMAT.md), checked
 // against a real redis-server: the trial statistics are recomputed here from the trials the
 // document keeps, and the warnings are checked on servers set up to deserve them.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 // Computed here, independently of packages/result's stats.
 function medianOf(xs: number[]): number {

@@ -10,18 +10,9 @@ import {
   rawPublicKey,
   validateResult,
 } from '@redis-benchdb/result';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  type CliResult,
-  describeResult,
-  readEnvelope,
-  removeTempDirs,
-  runCli,
-  stopServers,
-  tempDir,
-  testServer,
-} from './helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, describeResult, readEnvelope, runCli, tempDir, testServer } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // keygen, run --out (a signed envelope, redis-benchdb/envelope.v1) and verify, with real files, a
 // real redis-server and the spawned CLI. Each test names its own REDIS_BENCHDB_CONFIG_DIR (a temp
@@ -29,14 +20,7 @@ import {
 
 const FINGERPRINT = /sha256:[0-9a-f]{64}/;
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 /** A message for a person: no stack frames, no "unexpected failure" of the CLI. */
 function expectNoStackTrace(r: CliResult): void {

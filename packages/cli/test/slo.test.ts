@@ -1,32 +1,23 @@
 import { checkPlausibility } from '@redis-benchdb/db';
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import { validateResult } from '@redis-benchdb/result';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   closedPort,
   describeResult,
   parseDoc,
   readEnvelope,
-  removeTempDirs,
   runCli,
-  stopServers,
   tempDir,
   testServer,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // `run --slo`: the built CLI against a throwaway redis-server (never 127.0.0.1:6379). A search's
 // steps go to stderr one line each, its answer to stdout (stderr with --json), and the result keeps
 // every step; bad objectives are refused before anything connects.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 const STEP =
   /^SET p99<=5ms: step (\d+): [\d,]+ ops\/s offered, [\d,]+ achieved in [\d.]+ s, p99=[\d.]+ ms \(from intended send\): (pass|fail: .+)$/gm;

@@ -3,33 +3,24 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   closedPort,
   defaultConfigDir,
   describeResult,
-  removeTempDirs,
   runCli,
   spawnCli,
-  stopServers,
   tempDir,
   testServer,
   waitFor,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // The spool: what `run --submit` and `submit` could not deliver waits beside the local database
 // (--db), one entry per result (named by its content id), until `submit --pending` sends each to
 // the service it was meant for. Real redis-server, real service processes, the built CLI.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 /** The service's own bin (`redis-benchdb-server`, built by `pnpm build`). */
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));

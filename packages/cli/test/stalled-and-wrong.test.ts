@@ -2,19 +2,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkSubmission, IngestError } from '@redis-benchdb/db';
 import { STALL_END_MARGIN_SEC } from '@redis-benchdb/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   client,
   describeResult,
   readEnvelope,
-  removeTempDirs,
   spawnCli,
-  stopServers,
   tempDir,
   testServer,
   waitFor,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // Issue 30 against a real redis-server of the test's own: a server stopped by SIGSTOP ends the run
 // within --timeout plus STALL_END_MARGIN_SEC (it took 52-54 s with --timeout 10), and a server whose
@@ -22,14 +20,7 @@ import {
 // fewer calls than the replies the client received) gives a WRONG_REPLIES result that exits 1 and
 // that ingest refuses.
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 describe('a stopped server', () => {
   it(`ends the run within --timeout + ${STALL_END_MARGIN_SEC} s of the SIGSTOP`, async () => {

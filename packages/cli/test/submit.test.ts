@@ -4,23 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { count, openDatabase } from '@redis-benchdb/db';
 import type { ResultV1 } from '@redis-benchdb/result';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rankLines } from '../src/submit.js';
-import {
-  closedPort,
-  removeTempDirs,
-  runCli,
-  spawnCli,
-  stopServers,
-  tempDir,
-  testServer,
-  waitFor,
-} from './helpers/cli.js';
+import { closedPort, runCli, spawnCli, tempDir, testServer, waitFor } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks({ built: false });
 
 /** The service's own bin (`redis-benchdb-server`, built by `pnpm build`). */
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));

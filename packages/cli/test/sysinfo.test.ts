@@ -1,9 +1,8 @@
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import type { ResultV1 } from '@redis-benchdb/result';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
   client,
   closedPort,
   describeResult,
@@ -12,11 +11,10 @@ import {
   netnsOk,
   netnsSkipNote,
   parseDoc,
-  removeTempDirs,
   runCli,
-  stopServers,
   testServer,
 } from './helpers/cli.js';
+import { cliFileHooks } from './helpers/hooks.js';
 
 // `redis-benchdb sysinfo`: the environment block a result records (client machine, server, link),
 // against a real redis-server, a closed port, and with --no-server. Like `run`, every command line
@@ -31,14 +29,7 @@ interface PartialEnvironment {
   unknown: Record<string, string>;
 }
 
-beforeAll(() => {
-  assertBuilt();
-});
-
-afterAll(async () => {
-  await stopServers();
-  await removeTempDirs();
-});
+cliFileHooks();
 
 function expectMachine(env: { client: Environment['client'] }): void {
   expect(env.client.cpu.cores).toBeGreaterThanOrEqual(1);

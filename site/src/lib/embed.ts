@@ -1,5 +1,6 @@
 import { PNG_SETTINGS } from '@redis-benchdb/db/png';
-import { CHART_CSS, CHART_WIDTH, type Chart, chartHtml, swatchSvg } from './charts/render.js';
+import { swatchSvg } from './charts/palette.js';
+import { CHART_CSS, CHART_WIDTH, type Chart, chartHtml } from './charts/render.js';
 import { standaloneSvg } from './charts/standalone.js';
 import { escapeHtml } from './html.js';
 import { paths } from './routes.js';

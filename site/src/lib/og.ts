@@ -1,4 +1,4 @@
-import { escapeXml } from './charts/render.js';
+import { escapeXml } from './charts/xml.js';
 
 const esc = (s: string) => escapeXml(s, false);
 

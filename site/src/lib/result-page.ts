@@ -1,5 +1,5 @@
+import { formatOps } from './charts/format.js';
 import type { Chart } from './charts/render.js';
-import { formatOps } from './charts/render.js';
 import { toCompareInput } from './compare.js';
 import { asOf, type EmbedTarget, stageEmbed } from './embed.js';
 import type { ResultView } from './model.js';

@@ -1,17 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
-import {
-  CHAR_EM,
-  type Chart,
-  chartOf,
-  DOT_R,
-  formatOps,
-  INSET,
-  marginFor,
-  marginRightFor,
-  NARROW,
-  renderSvg,
-} from './render.js';
+import { CHAR_EM, formatOps } from './format.js';
+import { type Chart, chartOf, DOT_R, INSET, marginFor, marginRightFor, NARROW, renderSvg } from './render.js';
 
 /** One bar: a cell's median throughput in one result, with the trials' interval. */
 export interface CellBar {

@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { humanDate, humanDateTime, timeTicks } from './axes.js';
-import { type Chart, DOT_R, drawChart, formatOps, INSET, marginRightFor, NARROW, opsAxis } from './render.js';
+import { formatOps } from './format.js';
+import { type Chart, DOT_R, drawChart, INSET, marginRightFor, NARROW, opsAxis } from './render.js';
 
 export interface TimePoint {
   series: string;

@@ -1,14 +1,14 @@
 import * as Plot from '@observablehq/plot';
-import { parseHTML } from 'linkedom';
 import { linearTicks, opsTick } from './axes.js';
-import { pathOf, SYMBOLS } from './symbols.js';
+import { CHAR_EM } from './format.js';
+import { LEGEND_CSS, type LegendEntry, legend, seriesScales } from './palette.js';
+import { document, serialize } from './xml.js';
 
 /**
- * Charts render at build time, on the server: Plot draws into a DOM we give it (linkedom, a light
- * one; a chart takes about 2 ms) and we keep the SVG text. So a page shows its charts with
- * JavaScript off, and the same text is the downloadable .svg.
+ * A chart drawn by Plot at the two sizes it is read at, as SVG text with its words and legend, and
+ * how a page shows it. The DOM it is drawn into and its serialisation are in xml.ts, the series'
+ * colours and legend in palette.ts, number formats and text widths in format.ts.
  */
-const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
 
 /** What every chart is: the SVG and what a reader needs without seeing it. */
 export interface Chart {
@@ -25,13 +25,6 @@ export interface Chart {
   series: LegendEntry[];
   /** The numbers behind the chart, shown beside it. */
   table: { columns: string[]; rows: (string | number | null)[][] };
-}
-
-export interface LegendEntry {
-  name: string;
-  color: string;
-  /** The series' mark as SVG path data around 0,0, radius about 5: the swatch. */
-  mark: string;
 }
 
 /**
@@ -133,8 +126,7 @@ function renderOne(
     x: { labelOffset: 2 * s.font + 8, ...x },
     y,
     marks: [Plot.frame({ stroke: 'none' }), ...(marks ?? [])],
-    color: { domain: series, range: PALETTE },
-    symbol: { domain: series, range: SYMBOLS },
+    ...seriesScales(series),
     document,
     // The alt text goes in <desc> (below) only: as aria-description too it was a second copy of
     // what is often a chart's largest text (every point in words), and a page holds two drawings.
@@ -164,18 +156,11 @@ export const CHART_CSS = `.chart-box{container-type:inline-size}
 svg.chart-svg{display:block;width:100%;height:auto;max-width:none}
 svg.chart-narrow{display:none}
 @container (max-width:${WIDE_FROM_PX - 1}px){svg.chart-wide{display:none}svg.chart-narrow{display:block}}
-ul.chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem 1rem;padding:0;margin:.3rem 0}
-ul.chart-legend li{display:flex;align-items:center;gap:.35em;min-width:0}
-ul.chart-legend .swatch{flex:none;width:.9em;height:.9em}`;
+${LEGEND_CSS}`;
 
 /** Both drawings of a chart, for a page: CHART_CSS shows the one that fits its box. */
 export function chartHtml(chart: Chart): string {
   return `<div class="chart-box">${chart.svg}${chart.narrow}</div>`;
-}
-
-/** A legend entry's swatch, as inline SVG: its mark in its colour. */
-export function swatchSvg(e: LegendEntry): string {
-  return `<svg class="swatch" viewBox="-6 -6 12 12" aria-hidden="true"><path d="${e.mark}" fill="${escapeXml(e.color, true)}"/></svg>`;
 }
 
 /** What a chart says in words: its slug, title, alt text, and its series in legend order. */
@@ -200,115 +185,3 @@ export function chartOf(
   const { id, title, alt, series } = words;
   return { id, title, alt, ...drawings, series: legend(series), table };
 }
-
-/** Each series with the colour and mark renderSvg gave it. */
-function legend(series: readonly string[]): LegendEntry[] {
-  return series.map((name, i) => ({
-    name,
-    color: PALETTE[i % PALETTE.length]!,
-    mark: pathOf(SYMBOLS[i % SYMBOLS.length]!, 4.5),
-  }));
-}
-
-/**
- * XML serialisation, by hand: linkedom's outerHTML leaves "<" and "&" raw in attribute values, which
- * HTML tolerates but an .svg file (XML) does not, and a submitter's CPU model reaches attributes.
- * Everything of ours is elements, attributes and text, so this is short.
- */
-const GEOMETRY = new Set([
-  'd',
-  'transform',
-  'points',
-  'x',
-  'y',
-  'x1',
-  'x2',
-  'y1',
-  'y2',
-  'cx',
-  'cy',
-  'width',
-  'height',
-]);
-
-export function serialize(node: Node): string {
-  const parts: string[] = [];
-  serializeInto(node, parts);
-  return parts.join('');
-}
-
-// Every chart of a 10,000-result build passes through here (about 60,000 of them): one array of
-// parts, no intermediate strings per element, and values that need no escaping left as they are.
-function serializeInto(node: Node, out: string[]): void {
-  if (node.nodeType === 3) {
-    out.push(escapeXml(node.textContent ?? '', false));
-    return;
-  }
-  if (node.nodeType !== 1) return;
-  const el = node as Element;
-  // localName, not tagName: in an HTML document the DOM upper-cases tagName (<G>, <PATH>), which
-  // HTML's parser forgives but an .svg file or resvg does not (they drew a blank chart). Plot makes
-  // every element with createElementNS, so localName keeps SVG's own case (clipPath).
-  const name = el.localName;
-  out.push('<', name);
-  for (const a of Array.from(el.attributes)) {
-    // A tenth of a pixel is finer than any screen shows; Plot writes up to 15 digits. About a third of a chart's bytes.
-    const v = GEOMETRY.has(a.name) && a.value.includes('.') ? a.value.replace(/(\.\d)\d+/g, '$1') : a.value;
-    out.push(' ', a.name, '="', escapeXml(v, true), '"');
-  }
-  let child = el.firstChild;
-  if (child === null) {
-    out.push('/>');
-    return;
-  }
-  out.push('>');
-  for (; child !== null; child = child.nextSibling) serializeInto(child, out);
-  out.push('</', name, '>');
-}
-
-/**
- * Characters XML 1.0 does not allow, even escaped: C0 controls but tab, LF and CR; U+FFFE, U+FFFF;
- * surrogates without their pair. One of them in a CPU model would make the .svg unreadable and fail
- * the PNG step of the build, so each becomes U+FFFD, the replacement character.
- */
-const NOT_XML =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
-  /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Anything escapeXml would change; most values (numbers, paths) have none. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
-const NEEDS_ESCAPE = /[&<>"\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
-
-export function escapeXml(s: string, attribute: boolean): string {
-  if (!NEEDS_ESCAPE.test(s)) return s;
-  const r = s.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return attribute ? r.replace(/"/g, '&quot;') : r;
-}
-
-/**
- * Series colours, fixed so a legend can be drawn without asking Plot: Plot's own legend for
- * categories is HTML, which would make the chart a <figure> instead of one standalone <svg>.
- * Tableau 10, distinguishable for the common colour-vision deficiencies in its first five.
- */
-export const PALETTE = [
-  '#4e79a7',
-  '#f28e2c',
-  '#e15759',
-  '#76b7b2',
-  '#59a14f',
-  '#edc949',
-  '#af7aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ab',
-];
-
-/** "1.2M", "350k", "950": ops/s for an axis or a table. */
-export function formatOps(n: number): string {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 1 : 2)}M`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(n >= 1e5 ? 0 : 1)}k`;
-  return n.toFixed(0);
-}
-
-/** An average character at font size 1, for DejaVu Sans (the PNG's font) and system fonts alike: a little wide. */
-export const CHAR_EM = 0.62;

@@ -1,4 +1,7 @@
-import { CHAR_EM, type Chart, escapeXml, type LegendEntry } from './render.js';
+import { CHAR_EM } from './format.js';
+import type { LegendEntry } from './palette.js';
+import type { Chart } from './render.js';
+import { escapeXml } from './xml.js';
 
 /** Where a standalone chart file says its numbers come from. */
 export interface ChartSource {

@@ -2,13 +2,12 @@ import * as Plot from '@observablehq/plot';
 import { bytes, count } from '../format.js';
 import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
 import { logScale } from './axes.js';
+import { CHAR_EM, formatOps } from './format.js';
 import {
-  CHAR_EM,
   type Chart,
   type ChartSize,
   DOT_R,
   drawChart,
-  formatOps,
   INSET,
   marginRightFor,
   NARROW,
