@@ -35,7 +35,7 @@ export type ParsedArgs = { help: true } | { help: false; options: ServeOptions }
  * with ARGV; nothing is printed. The command line of `restore` is not read here.
  */
 export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
-  if (argv[0] === 'restore') throw new Error('parseServerArgs reads the service’s flags, not restore’s');
+  if (argv[0] === 'restore') throw new Error("parseServerArgs reads the service's flags, not restore's");
   let options: ServeOptions | undefined;
   const quiet = { writeOut: () => {}, writeErr: () => {} };
   try {

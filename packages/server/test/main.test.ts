@@ -100,7 +100,9 @@ describe('the bin', () => {
       'redis-benchdb-server restore BACKUP --db PATH',
     ])
       expect(r.stdout).toContain(flag);
-    expect(r.stdout).toMatch(new RegExp(`port to listen on, 0 for a free one \\(default:\\s+${DEFAULT_PORT}\\)`));
+    expect(r.stdout).toMatch(
+      new RegExp(`port to listen on, 0 for a free one \\(default:\\s+${DEFAULT_PORT}\\)`),
+    );
     expect(r.stdout).toMatch(/^Examples:$/m);
     // The service's manual, stored as the CLI's is; the thread count is this machine's.
     await expect(r.stdout.replace(/here \d+\)/, 'here N)')).toMatchFileSnapshot(
