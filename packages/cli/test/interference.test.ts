@@ -7,6 +7,7 @@ import {
 } from '@redis-benchdb/probe';
 import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
+import { skippedOnBusyHost } from '../../result/test/support/skipped-claim.js';
 import { textLine } from '../src/run/format.js';
 import { CellInterference, combineTrials, localServerPidOf } from '../src/run/interference.js';
 import { assertBuilt, describeResult, parseDoc, runCli, testServer } from './helpers/cli.js';
@@ -138,7 +139,9 @@ const QUIET = {
 describe.skipIf(!taskset)(
   'interference in every cell (real redis-server pinned to one CPU, a real hog)',
   () => {
-    it('sees the hog in the cell it shared the server CPU with, flags by the threshold with the figure, and not the others', async () => {
+    it('sees the hog in the cell it shared the server CPU with, flags by the threshold with the figure, and not the others', async ({
+      task,
+    }) => {
       const server = await testServer();
       const serverCpu = 1 % Math.max(1, (await import('node:os')).availableParallelism());
       // Every thread of the server on one CPU, so the hog competes with it for certain.
@@ -209,10 +212,10 @@ describe.skipIf(!taskset)(
       if (quiet.some((f) => f.otherCpuFraction! > BUSY_HOST_OTHER_CPU_FRACTION)) {
         // Other work on this machine already crossed the threshold without the hog: the cells cannot
         // be told apart by it, so only the flag's agreement with its figure (above) was checked.
-        console.warn(
-          `not evaluable: the un-hogged cells were busy already (other CPU ${quiet.map((f) => f.otherCpuFraction).join(', ')})`,
+        return skippedOnBusyHost(
+          { task },
+          `the un-hogged cells not flagged, the hogged one above both: they were busy already (other CPU ${quiet.map((f) => f.otherCpuFraction).join(', ')})`,
         );
-        return;
       }
       expect(busy[0]).toBe(false);
       expect(busy[2]).toBe(false);

@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { decodeHistogram } from '@redis-benchdb/result';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { holdUnlessBusy } from '../../result/test/support/skipped-claim.js';
 import {
   BenchSession,
   type CellOptions,
@@ -779,57 +781,62 @@ describe('open loop', () => {
     );
   };
 
-  it('holds the asked rate and times from the intended send', async () => {
-    const { value: r, busy, pressure } = await setForOneSecond(2000);
+  /** What an open-loop cell must show however busy the host: every reply counted once, in each figure. */
+  const expectCounted = (r: CellResult) => {
     expect(r.error).toBeNull();
-    expect(r.responseTimeUs).not.toBeNull();
+    expect(r.errors).toEqual({});
+    expect(r.completed).toBeGreaterThan(0);
+    expect(r.latencyUs.count).toBe(r.completed);
     expect(r.responseTimeUs!.count).toBe(r.completed);
+    expect(r.sendLatenessUs!.count).toBe(r.completed);
+    // The histograms that travel hold the same replies as the counts (histograms are what get merged).
+    expect(decodeHistogram(r.histogram).totalCount).toBe(r.completed);
+    expect(decodeHistogram(r.responseHistogram!).totalCount).toBe(r.completed);
+    expect(r.crossCheck.status).toBe('match');
+  };
+
+  it('holds the asked rate and times from the intended send', async ({ task }) => {
+    const { value: r, host } = await setForOneSecond(2000);
+    expectCounted(r);
     expect(r.responseHistogram).not.toBeNull();
     // Response time includes any wait for the send slot, so it is never below service time.
     expect(r.responseTimeUs!.p50Us).toBeGreaterThanOrEqual(r.latencyUs.minUs);
     // The rate reported is the rate achieved, however busy the host.
     expect(r.saturation.achievedRateRatio).toBeCloseTo(r.opsPerSec / 2000, 2);
     expect(r.opsPerSec).toBeCloseTo(r.completed / r.durationSec, -1);
-    expect(r.crossCheck.status).toBe('match');
-    if (busy) {
-      console.log(
-        `open loop at 2000/s: the host was busy (CPU pressure ${pressure!.toFixed(2)}): achieved ${r.saturation.achievedRateRatio} of the rate in ${r.durationSec} s, not held to it`,
-      );
-      return;
-    }
-    expect(Math.abs(r.opsPerSec / 2000 - 1)).toBeLessThan(0.1);
-    // The measured phase lasts about the asked second (the worker may start a little late).
-    expect(r.durationSec).toBeGreaterThan(0.7);
-    expect(r.durationSec).toBeLessThan(1.3);
+    holdUnlessBusy({ task }, host, 'the rate held within 10% for about the asked second', () => {
+      expect(Math.abs(r.opsPerSec / 2000 - 1)).toBeLessThan(0.1);
+      // The measured phase lasts about the asked second (the worker may start a little late).
+      expect(r.durationSec).toBeGreaterThan(0.7);
+      expect(r.durationSec).toBeLessThan(1.3);
+    });
   });
 
-  it('sends each request within microseconds of its time, and its polling does not count as load', async () => {
+  it('sends each request within microseconds of its time, and its polling does not count as load', async ({
+    task,
+  }) => {
     // 400/s over 10 connections: a request every 2.5 ms, so the driver polls for about 2 ms of each
     // gap. With a millisecond timer instead, the median lateness was 0.6 ms (docs/BENCHMARKS.md); with
     // the polls counted as work, the event loop would read about 0.8 busy at this trickle.
-    const { value: r, busy, pressure } = await setForOneSecond(400);
-    expect(r.error).toBeNull();
-    expect(r.sendLatenessUs!.count).toBe(r.completed);
+    const { value: r, host } = await setForOneSecond(400);
+    expectCounted(r);
+    // Lateness is measured from the intended send, so it is never negative; its median is within its range.
+    expect(r.sendLatenessUs!.p50Us).toBeGreaterThanOrEqual(0);
+    expect(r.sendLatenessUs!.p50Us).toBeLessThanOrEqual(r.sendLatenessUs!.maxUs);
     const elu = r.saturation.clientEventLoopUtilization[0]!;
     expect(elu).toBeGreaterThanOrEqual(0);
     expect(elu).toBeLessThanOrEqual(1);
-    if (busy) {
-      console.log(
-        `open loop at 400/s: the host was busy (CPU pressure ${pressure!.toFixed(2)}): send lateness p50 ${r.sendLatenessUs!.p50Us} µs, event loop ${elu}, not held to figures`,
-      );
-      return;
-    }
-    expect(r.sendLatenessUs!.p50Us).toBeLessThan(200);
-    expect(elu).toBeLessThan(0.3);
+    holdUnlessBusy({ task }, host, 'send lateness p50 under 200 µs, event loop under 0.3', () => {
+      expect(r.sendLatenessUs!.p50Us).toBeLessThan(200);
+      expect(elu).toBeLessThan(0.3);
+    });
   });
 
-  it('with a request count and Poisson arrivals, sends exactly that count at about the rate', async () => {
+  it('with a request count and Poisson arrivals, sends exactly that count at about the rate', async ({
+    task,
+  }) => {
     const s = await open(ctx.target);
-    const {
-      value: r,
-      busy,
-      pressure,
-    } = await withCpuPressure(() =>
+    const { value: r, host } = await withCpuPressure(() =>
       s.runCell(
         cell({
           test: 'INCR',
@@ -842,15 +849,11 @@ describe('open loop', () => {
       ),
     );
     expectExact(r, 2000);
-    expect(r.responseTimeUs!.count).toBe(2000);
-    if (busy)
-      console.log(
-        `Poisson arrivals at 4000/s: the host was busy (CPU pressure ${pressure!.toFixed(2)}): ${r.durationSec} s, not held to the rate`,
-      );
-    else {
+    expectCounted(r);
+    expect(await s.control.redis.get(`${s.prefix}counter:000000000000`)).toBe('2000');
+    holdUnlessBusy({ task }, host, '2000 requests at 4000/s in 0.35 to 0.8 s', () => {
       expect(r.durationSec).toBeGreaterThan(0.35);
       expect(r.durationSec).toBeLessThan(0.8);
-    }
-    expect(await s.control.redis.get(`${s.prefix}counter:000000000000`)).toBe('2000');
+    });
   });
 });

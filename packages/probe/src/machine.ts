@@ -60,6 +60,11 @@ export interface ProbeMachineOptions {
   timeoutMs?: number;
   /** @default true (when root is '/') */
   useSystemInformation?: boolean;
+  /**
+   * Told of each systeminformation call that gave no answer (it missed `timeoutMs`, or failed), with
+   * why: the fields it would have given then come from /proc, /sys or the os module.
+   */
+  onSiMissed?: (reason: string) => void;
   /** Ask the cloud metadata service (169.254.169.254) for the instance type. @default false */
   allowNetwork?: boolean;
 }
@@ -157,7 +162,10 @@ async function probeContext(opts: ProbeMachineOptions): Promise<Probe> {
     siFacts = siUnavailable(`systeminformation not consulted: it describes this machine, not root ${root}`);
   else if (opts.useSystemInformation === false)
     siFacts = siUnavailable('systeminformation disabled by the caller');
-  else siFacts = await gatherSi(timeoutMs);
+  else {
+    siFacts = await gatherSi(timeoutMs);
+    for (const fact of Object.values(siFacts)) if (fact.reason !== null) opts.onSiMissed?.(fact.reason);
+  }
   return {
     root,
     platform,

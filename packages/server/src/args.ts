@@ -1,156 +1,63 @@
-import { parseArgs } from 'node:util';
 import { defaultDatabasePath } from '@redis-benchdb/db';
+import { Command, Option } from 'commander';
 import { DEFAULT_APP_OPTIONS } from './options.js';
 import { DEFAULT_PNG_CACHE_MB, DEFAULT_SITE_DEBOUNCE_MS, type ServeOptions } from './serve.js';
 import { invalidProxyEntry, splitProxyList } from './trust-proxy.js';
+import { UsageError } from './usage-error.js';
+
+// The service's command: each flag written once, with its help, the default --help shows and the
+// parser that refuses a bad value by naming the flag; then the checks between flags. The bin adds
+// `restore` to it (program.ts).
 
 /** The bin's default port; the library's is 0 (a free one), which suits tests, not a service. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_BACKUP_EVERY_MIN = 60;
 export const DEFAULT_BACKUP_KEEP = 24;
 
-export const USAGE = `usage: redis-benchdb-server [--db PATH] [--host H] [--port N] [options]
-       redis-benchdb-server restore BACKUP --db PATH
+const MIB = 1024 * 1024;
+const limits = DEFAULT_APP_OPTIONS.rateLimit;
 
-The redis-benchdb ingest service: POST /api/v1/results takes signed results into a SQLite database,
-GET /api/v1/results/:id gives them back, POST /api/v1/results/:id/retract unlists one,
-GET /api/v1/health says it is up. Prints "listening on http://HOST:PORT" on stdout once it accepts
-connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the database.
+const DESCRIPTION = `The redis-benchdb ingest service: POST /api/v1/results takes signed results into a SQLite database, GET /api/v1/results/:id gives them back, POST /api/v1/results/:id/retract unlists one, GET /api/v1/health says it is up. Prints "listening on http://HOST:PORT" on stdout once it accepts connections; SIGTERM or Ctrl-C finishes the requests in flight and closes the database.`;
 
-  --db PATH                 the SQLite file, created if missing
-                            (default: $REDIS_BENCHDB_DB, else ~/.local/share/redis-benchdb/benchdb.sqlite)
-  --host H                  address to listen on (default: 127.0.0.1; 0.0.0.0 or :: for every interface)
-  --port N                  port to listen on, 0 for a free one (default: ${DEFAULT_PORT})
-  --request-timeout MS      time to receive a whole request, headers and body, and the longest a
-                            connection may sit idle (default: ${DEFAULT_APP_OPTIONS.requestTimeoutMs})
-  --body-limit BYTES        the largest body accepted; larger ones get 413 (default: ${DEFAULT_APP_OPTIONS.bodyLimitBytes})
-  --per-ip-per-minute N     requests from one network per minute: an IPv4 address, or an IPv6 address's
-                            first --ipv6-prefix bits (default: ${DEFAULT_APP_OPTIONS.rateLimit.perIpPerMinute})
-  --ipv6-prefix N           the IPv6 prefix length a network is counted by, 1 to 128 (default: ${DEFAULT_APP_OPTIONS.ipv6PrefixLength})
-  --per-key-per-minute N    submissions signed by one key per minute (default: ${DEFAULT_APP_OPTIONS.rateLimit.perKeyPerMinute})
-  --new-keys-per-hour N     signing keys with no result here yet that one network may bring in per hour
-                            (default: ${DEFAULT_APP_OPTIONS.rateLimit.newKeysPerNetworkPerHour})
-  --trust-proxy LIST        the reverse proxies in front of the service, comma-separated addresses or
-                            CIDR blocks (e.g. 10.0.0.5 or 172.16.0.0/12): a request from one counts
-                            against the address its X-Forwarded-For names. Without it (the default),
-                            every request counts against the address it came from, and X-Forwarded-For
-                            is ignored
-  --check-threads N         worker threads that check submissions off the event loop
-                            (default: the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads})
-  --max-queued N            submissions being checked or waiting for a thread; more get 503 with
-                            retry-after (default: ${DEFAULT_APP_OPTIONS.maxQueuedSubmissions})
-  --min-free-mb N           free space the database's disk must keep: below it, submissions get 507
-                            and health says not ready (default: ${DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024})
-  --log                     a JSON line per request on stdout (pino), with the stack of any 500
-  --project-keys DIR        public keys that are all the project's (as data/results/keys/: one
-                            <fingerprint hex>.pub.pem each): their results count as one signer
-  -h, --help                this text
-
-Publishing (the site on the same origin; docs/DEPLOY.md):
-  --site-dir DIR            serve the static site built into DIR at /, and rebuild it after new results:
-                            one build at a time, into a fresh directory swapped in only when it succeeds.
-                            A result page not built yet shows that the result was received, and when its
-                            page should appear; GET /api/v1/health has the site's state
-  --site-build CMD          the shell command that builds the site; it gets REDIS_BENCHDB_DB,
-                            REDIS_BENCHDB_SITE_OUT (the directory to write) and REDIS_BENCHDB_SITE_URL
-                            (default: node scripts/site-build.mjs of the clone the service runs from)
-  --site-url URL            the public address the pages name (default: $REDIS_BENCHDB_SITE_URL, else
-                            the service's own http://HOST:PORT)
-  --site-debounce MS        a new result waits this long for others to join its build (default: ${DEFAULT_SITE_DEBOUNCE_MS})
-  --png-cache-mb N          chart PNGs are drawn from their SVG when first asked for, and kept in
-                            $REDIS_BENCHDB_PNG_CACHE (else DIR/png-cache) up to N MiB, the least
-                            recently asked for deleted first (default: ${DEFAULT_PNG_CACHE_MB})
-  --backup-dir DIR          take online backups of the database (SQLite's backup API) into DIR
-  --backup-every-min N      minutes between backups (default: ${DEFAULT_BACKUP_EVERY_MIN})
-  --backup-keep N           the newest N backups are kept (default: ${DEFAULT_BACKUP_KEEP})
-
-Restoring a backup (stop the service first; restore --help says more):
-  restore BACKUP --db PATH  check BACKUP with PRAGMA integrity_check and put it in place of the database
-                            PATH, keeping the one it replaces beside it; refused while PATH is open
-
+const EXAMPLES = `
 Examples:
   redis-benchdb-server --db /tmp/service.sqlite --port 8080
-  (from a clone of the repository: pnpm -s redis-benchdb-server --db /tmp/service.sqlite --port 8080)
-  pnpm -s redis-benchdb-server --db /tmp/service.sqlite --site-dir /tmp/site --backup-dir /tmp/backups`;
+  pnpm -s redis-benchdb-server --db /tmp/service.sqlite --port 8080
+      (the same, from a clone of the repository)
+  redis-benchdb-server --db /tmp/service.sqlite --site-dir /tmp/site --backup-dir /tmp/backups
+      (publishing: docs/DEPLOY.md)
+  redis-benchdb-server restore BACKUP --db PATH
+      (the service stopped: restore --help says more)`;
 
-/** A command line the service cannot start from; main.ts prints it with the usage and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-  readonly code = 'USAGE';
-}
-
-export type ParsedArgs = { help: true } | { help: false; options: ServeOptions };
-
-/** The bin's flags as startServer's options: every number checked, defaults filled in. */
-export function parseServerArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
-  let values: ReturnType<typeof parse>;
-  try {
-    values = parse(argv);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (values.help) return { help: true };
-  const limits = DEFAULT_APP_OPTIONS.rateLimit;
-  const port = integer('port', values.port, DEFAULT_PORT, 0);
-  if (port > 65535) throw new UsageError(`invalid --port: ${values.port} (0 to 65535; 0 picks a free one)`);
-  const publishing = publishOptions(values, env);
-  return {
-    help: false,
-    options: {
-      dbPath: values.db ?? defaultDatabasePath(env),
-      host: values.host ?? '127.0.0.1',
-      port,
-      requestTimeoutMs: integer(
-        'request-timeout',
-        values['request-timeout'],
-        DEFAULT_APP_OPTIONS.requestTimeoutMs,
-        1,
-      ),
-      bodyLimitBytes: integer('body-limit', values['body-limit'], DEFAULT_APP_OPTIONS.bodyLimitBytes, 1),
-      logger: values.log,
-      checkThreads: integer('check-threads', values['check-threads'], DEFAULT_APP_OPTIONS.checkThreads, 1),
-      maxQueuedSubmissions: integer(
-        'max-queued',
-        values['max-queued'],
-        DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
-        1,
-      ),
-      minFreeBytes:
-        integer('min-free-mb', values['min-free-mb'], DEFAULT_APP_OPTIONS.minFreeBytes / 1024 / 1024, 0) *
-        1024 *
-        1024,
-      rateLimit: {
-        perIpPerMinute: integer('per-ip-per-minute', values['per-ip-per-minute'], limits.perIpPerMinute, 1),
-        perKeyPerMinute: integer(
-          'per-key-per-minute',
-          values['per-key-per-minute'],
-          limits.perKeyPerMinute,
-          1,
-        ),
-        newKeysPerNetworkPerHour: integer(
-          'new-keys-per-hour',
-          values['new-keys-per-hour'],
-          limits.newKeysPerNetworkPerHour,
-          1,
-        ),
-      },
-      ipv6PrefixLength: ipv6Prefix(values['ipv6-prefix']),
-      ...trustProxy(values['trust-proxy']),
-      ...publishing,
-      ...(values['project-keys'] !== undefined ? { projectKeysDir: values['project-keys'] } : {}),
-    },
+/** A whole number from `min` to `max`, or a UsageError naming the flag, the range and `hint`. */
+function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INTEGER, hint = '') {
+  return (text: string): number => {
+    const n = Number(text);
+    if (text.trim() !== '' && Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    const range = max === Number.MAX_SAFE_INTEGER ? `, at least ${min}` : ` from ${min} to ${max}`;
+    throw new UsageError(`invalid --${flag}: ${text} (a whole number${range}${hint})`);
   };
 }
 
-function ipv6Prefix(text: string | undefined): number {
-  const n = integer('ipv6-prefix', text, DEFAULT_APP_OPTIONS.ipv6PrefixLength, 1);
-  if (n > 128)
-    throw new UsageError(`invalid --ipv6-prefix: ${text} (1 to 128: 64 counts a customer's /64 as one)`);
-  return n;
+interface NumberFlag {
+  min: number;
+  max?: number;
+  /** Follows the range in the error: what the number means. */
+  hint?: string;
+  /** What --help shows as the default, when the number alone does not say it. */
+  shown?: string;
 }
 
-function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> {
-  if (text === undefined) return {};
+/** A flag whose value is a whole number, with its default. */
+function numberFlag(flags: string, help: string, fallback: number, o: NumberFlag): Option {
+  const name = flags.slice(2, flags.indexOf(' '));
+  return new Option(flags, help)
+    .default(fallback, o.shown)
+    .argParser(wholeNumber(name, o.min, o.max, o.hint));
+}
+
+/** --trust-proxy's list: each entry an address or a CIDR block, and never a blanket "trust all". */
+function proxyList(text: string): string[] {
   const list = splitProxyList(text);
   if (list.length === 0)
     throw new UsageError('invalid --trust-proxy: empty (the addresses or CIDR blocks of your proxies)');
@@ -161,77 +68,212 @@ function trustProxy(text: string | undefined): Pick<ServeOptions, 'trustProxy'> 
         `invalid --trust-proxy: ${entry} (${why}; give your proxies' addresses or CIDR blocks, comma-separated, e.g. 10.0.0.5,172.16.0.0/12)`,
       );
   }
-  return { trustProxy: list };
+  return list;
 }
 
-function publishOptions(
-  values: ReturnType<typeof parse>,
+const SERVICE_FLAGS = (): Option[] => [
+  new Option(
+    '--db <path>',
+    'the SQLite file, created if missing (default: $REDIS_BENCHDB_DB, else ~/.local/share/redis-benchdb/benchdb.sqlite)',
+  ),
+  new Option('--host <address>', 'address to listen on: 0.0.0.0 or :: for every interface').default(
+    '127.0.0.1',
+  ),
+  numberFlag('--port <n>', 'port to listen on, 0 for a free one', DEFAULT_PORT, {
+    min: 0,
+    max: 65535,
+    hint: '; 0 picks a free one',
+  }),
+  numberFlag(
+    '--request-timeout <ms>',
+    'time to receive a whole request, headers and body, and the longest a connection may sit idle',
+    DEFAULT_APP_OPTIONS.requestTimeoutMs,
+    { min: 1 },
+  ),
+  numberFlag(
+    '--body-limit <bytes>',
+    'the largest body accepted; larger ones get 413',
+    DEFAULT_APP_OPTIONS.bodyLimitBytes,
+    { min: 1 },
+  ),
+  numberFlag(
+    '--per-ip-per-minute <n>',
+    "requests from one network per minute: an IPv4 address, or an IPv6 address's first --ipv6-prefix bits",
+    limits.perIpPerMinute,
+    { min: 1 },
+  ),
+  numberFlag(
+    '--ipv6-prefix <bits>',
+    'the IPv6 prefix length a network is counted by',
+    DEFAULT_APP_OPTIONS.ipv6PrefixLength,
+    { min: 1, max: 128, hint: ": 64 counts a customer's /64 as one" },
+  ),
+  numberFlag('--per-key-per-minute <n>', 'submissions signed by one key per minute', limits.perKeyPerMinute, {
+    min: 1,
+  }),
+  numberFlag(
+    '--new-keys-per-hour <n>',
+    'signing keys with no result here yet that one network may bring in per hour',
+    limits.newKeysPerNetworkPerHour,
+    { min: 1 },
+  ),
+  new Option(
+    '--trust-proxy <list>',
+    'the reverse proxies in front of the service, comma-separated addresses or CIDR blocks (e.g. 10.0.0.5,172.16.0.0/12): a request from one counts against the address its X-Forwarded-For names. Without it, every request counts against the address it came from, and X-Forwarded-For is ignored',
+  ).argParser(proxyList),
+  numberFlag(
+    '--check-threads <n>',
+    'worker threads that check submissions off the event loop',
+    DEFAULT_APP_OPTIONS.checkThreads,
+    { min: 1, shown: `the CPUs available less one, at least 1; here ${DEFAULT_APP_OPTIONS.checkThreads}` },
+  ),
+  numberFlag(
+    '--max-queued <n>',
+    'submissions being checked or waiting for a thread; more get 503 with retry-after',
+    DEFAULT_APP_OPTIONS.maxQueuedSubmissions,
+    { min: 1 },
+  ),
+  numberFlag(
+    '--min-free-mb <n>',
+    "free space the database's disk must keep: below it, submissions get 507 and health says not ready",
+    DEFAULT_APP_OPTIONS.minFreeBytes / MIB,
+    { min: 0 },
+  ),
+  new Option('--log', 'a JSON line per request on stdout (pino), with the stack of any 500'),
+  new Option(
+    '--project-keys <dir>',
+    "public keys that are all the project's (as data/results/keys/: one <fingerprint hex>.pub.pem each): their results count as one signer",
+  ),
+];
+
+const PUBLISHING_FLAGS = (): Option[] => [
+  new Option(
+    '--site-dir <dir>',
+    'serve the static site built into DIR at /, and rebuild it after new results: one build at a time, into a fresh directory swapped in only when it succeeds. A result page not built yet says that the result was received, and when its page should appear; GET /api/v1/health has the site state',
+  ),
+  new Option(
+    '--site-build <command>',
+    'the shell command that builds the site; it gets REDIS_BENCHDB_DB, REDIS_BENCHDB_SITE_OUT (the directory to write) and REDIS_BENCHDB_SITE_URL (default: node scripts/site-build.mjs of the clone the service runs from)',
+  ),
+  new Option(
+    '--site-url <url>',
+    "the public address the pages name (default: $REDIS_BENCHDB_SITE_URL, else the service's own http://HOST:PORT)",
+  ),
+  numberFlag(
+    '--site-debounce <ms>',
+    'a new result waits this long for others to join its build',
+    DEFAULT_SITE_DEBOUNCE_MS,
+    { min: 0 },
+  ),
+  numberFlag(
+    '--png-cache-mb <n>',
+    'chart PNGs are drawn from their SVG when first asked for, and kept in $REDIS_BENCHDB_PNG_CACHE (else DIR/png-cache) up to this many MiB, the least recently asked for deleted first',
+    DEFAULT_PNG_CACHE_MB,
+    { min: 1 },
+  ),
+];
+
+const BACKUP_FLAGS = (): Option[] => [
+  new Option('--backup-dir <dir>', "take online backups of the database (SQLite's backup API) into DIR"),
+  numberFlag('--backup-every-min <n>', 'minutes between backups', DEFAULT_BACKUP_EVERY_MIN, { min: 1 }),
+  numberFlag('--backup-keep <n>', 'the newest N backups are kept', DEFAULT_BACKUP_KEEP, { min: 1 }),
+];
+
+/** What commander collects from the flags above (a number already checked by its parser). */
+interface Flags {
+  db?: string;
+  host: string;
+  port: number;
+  requestTimeout: number;
+  bodyLimit: number;
+  perIpPerMinute: number;
+  ipv6Prefix: number;
+  perKeyPerMinute: number;
+  newKeysPerHour: number;
+  trustProxy?: string[];
+  checkThreads: number;
+  maxQueued: number;
+  minFreeMb: number;
+  log?: true;
+  projectKeys?: string;
+  siteDir?: string;
+  siteBuild?: string;
+  siteUrl?: string;
+  siteDebounce: number;
+  pngCacheMb: number;
+  backupDir?: string;
+  backupEveryMin: number;
+  backupKeep: number;
+}
+
+/** `redis-benchdb-server [flags]`: its flags and help; its action gets startServer's options. */
+export function serveCommand(
   env: NodeJS.ProcessEnv,
-): Pick<ServeOptions, 'site' | 'backup'> {
-  for (const flag of ['site-build', 'site-url', 'site-debounce', 'png-cache-mb'] as const)
-    if (values[flag] !== undefined && values['site-dir'] === undefined)
+  serve: (options: ServeOptions) => void | Promise<void>,
+): Command {
+  const cmd = new Command('redis-benchdb-server')
+    .description(DESCRIPTION)
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', EXAMPLES);
+  for (const option of SERVICE_FLAGS()) cmd.addOption(option);
+  cmd.optionsGroup('Publishing (the site on the same origin; docs/DEPLOY.md):');
+  for (const option of PUBLISHING_FLAGS()) cmd.addOption(option);
+  cmd.optionsGroup('Backups (restore puts one back):');
+  for (const option of BACKUP_FLAGS()) cmd.addOption(option);
+  // Runs inside commander's parse, so a refusal reaches the caller as thrown, before any await.
+  // A stray word is refused here rather than by commander, whose message would not name it.
+  return cmd.allowExcessArguments().action((_flags: Flags, self: Command) => {
+    const [word] = self.args;
+    if (word !== undefined)
+      throw new UsageError(`unknown command '${word}' (the service takes flags; its one command is restore)`);
+    return serve(serveOptionsOf(self, env));
+  });
+}
+
+/** startServer's options from the flags given, after the checks between them. */
+function serveOptionsOf(cmd: Command, env: NodeJS.ProcessEnv): ServeOptions {
+  const f = cmd.opts<Flags>();
+  const typed = (flag: string) => cmd.getOptionValueSource(new Option(`--${flag}`).attributeName()) === 'cli';
+  for (const flag of ['site-build', 'site-url', 'site-debounce', 'png-cache-mb'])
+    if (typed(flag) && f.siteDir === undefined)
       throw new UsageError(`--${flag} needs --site-dir DIR (where the built site goes)`);
-  for (const flag of ['backup-every-min', 'backup-keep'] as const)
-    if (values[flag] !== undefined && values['backup-dir'] === undefined)
+  for (const flag of ['backup-every-min', 'backup-keep'])
+    if (typed(flag) && f.backupDir === undefined)
       throw new UsageError(`--${flag} needs --backup-dir DIR (where the backups go)`);
-  const out: Pick<ServeOptions, 'site' | 'backup'> = {};
-  const siteUrl = values['site-url'] ?? (env.REDIS_BENCHDB_SITE_URL || undefined);
-  if (values['site-dir'] !== undefined)
-    out.site = {
-      dir: values['site-dir'],
-      ...(values['site-build'] !== undefined ? { build: values['site-build'] } : {}),
-      ...(siteUrl !== undefined ? { url: siteUrl.replace(/\/+$/, '') } : {}),
-      debounceMs: integer('site-debounce', values['site-debounce'], DEFAULT_SITE_DEBOUNCE_MS, 0),
-      pngCacheBytes: integer('png-cache-mb', values['png-cache-mb'], DEFAULT_PNG_CACHE_MB, 1) * 1024 * 1024,
-    };
-  if (values['backup-dir'] !== undefined)
-    out.backup = {
-      dir: values['backup-dir'],
-      intervalMs:
-        integer('backup-every-min', values['backup-every-min'], DEFAULT_BACKUP_EVERY_MIN, 1) * 60_000,
-      keep: integer('backup-keep', values['backup-keep'], DEFAULT_BACKUP_KEEP, 1),
-    };
-  return out;
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      db: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'body-limit': { type: 'string' },
-      'per-ip-per-minute': { type: 'string' },
-      'per-key-per-minute': { type: 'string' },
-      'new-keys-per-hour': { type: 'string' },
-      'ipv6-prefix': { type: 'string' },
-      'check-threads': { type: 'string' },
-      'max-queued': { type: 'string' },
-      'min-free-mb': { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      log: { type: 'boolean', default: false },
-      'project-keys': { type: 'string' },
-      'site-dir': { type: 'string' },
-      'site-build': { type: 'string' },
-      'site-url': { type: 'string' },
-      'site-debounce': { type: 'string' },
-      'png-cache-mb': { type: 'string' },
-      'backup-dir': { type: 'string' },
-      'backup-every-min': { type: 'string' },
-      'backup-keep': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
+  return {
+    dbPath: f.db ?? defaultDatabasePath(env),
+    host: f.host,
+    port: f.port,
+    requestTimeoutMs: f.requestTimeout,
+    bodyLimitBytes: f.bodyLimit,
+    logger: f.log === true,
+    checkThreads: f.checkThreads,
+    maxQueuedSubmissions: f.maxQueued,
+    minFreeBytes: f.minFreeMb * MIB,
+    rateLimit: {
+      perIpPerMinute: f.perIpPerMinute,
+      perKeyPerMinute: f.perKeyPerMinute,
+      newKeysPerNetworkPerHour: f.newKeysPerHour,
     },
-  }).values;
+    ipv6PrefixLength: f.ipv6Prefix,
+    ...(f.trustProxy !== undefined ? { trustProxy: f.trustProxy } : {}),
+    ...publishing(f, env),
+    ...(f.projectKeys !== undefined ? { projectKeysDir: f.projectKeys } : {}),
+  };
 }
 
-function integer(name: string, text: string | undefined, fallback: number, min: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`invalid --${name}: ${text} (a whole number, at least ${min})`);
-  return n;
+function publishing(f: Flags, env: NodeJS.ProcessEnv): Pick<ServeOptions, 'site' | 'backup'> {
+  const out: Pick<ServeOptions, 'site' | 'backup'> = {};
+  const siteUrl = f.siteUrl ?? (env.REDIS_BENCHDB_SITE_URL || undefined);
+  if (f.siteDir !== undefined)
+    out.site = {
+      dir: f.siteDir,
+      ...(f.siteBuild !== undefined ? { build: f.siteBuild } : {}),
+      ...(siteUrl !== undefined ? { url: siteUrl.replace(/\/+$/, '') } : {}),
+      debounceMs: f.siteDebounce,
+      pngCacheBytes: f.pngCacheMb * MIB,
+    };
+  if (f.backupDir !== undefined)
+    out.backup = { dir: f.backupDir, intervalMs: f.backupEveryMin * 60_000, keep: f.backupKeep };
+  return out;
 }

@@ -1,5 +1,5 @@
 export { buildApp } from './app.js';
-export { DEFAULT_PORT, type ParsedArgs, parseServerArgs, UsageError } from './args.js';
+export { DEFAULT_PORT } from './args.js';
 export type { Checked, CheckPoolOptions } from './check-pool.js';
 export type { ErrorBody } from './error-reply.js';
 export { HttpError } from './http-error.js';
@@ -10,6 +10,7 @@ export {
   type RateLimitOptions,
   type ResolvedAppOptions,
 } from './options.js';
+export { type ParsedArgs, parseServerArgs } from './program.js';
 export { BackupSchedule, type BackupStatus } from './publish/backups.js';
 export type { SiteStatus } from './publish/site-builder.js';
 export {
@@ -20,3 +21,4 @@ export {
   type ServeOptions,
   startServer,
 } from './serve.js';
+export { UsageError } from './usage-error.js';

@@ -1,46 +1,40 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { RestoreError, restoreDatabase, SchemaVersionError } from '@redis-benchdb/db';
+import { Command } from 'commander';
+import { UsageError } from './usage-error.js';
 
-export const RESTORE_USAGE = `usage: redis-benchdb-server restore BACKUP --db PATH
+const DESCRIPTION = `Puts BACKUP (a file from --backup-dir, or the directory itself for its newest backup) in place of the database PATH, for a service that is stopped. BACKUP must pass SQLite's PRAGMA integrity_check first; it is copied with SQLite's backup API, migrated to this version's schema and checked again before anything is replaced. The database it replaces is kept beside it as PATH.before-restore-<time>. Refused while another process (a running service, or a site build of it) has PATH open. Start the service again afterwards: it serves the restored results, and rebuilds its site from them.`;
 
-Puts BACKUP (a file from --backup-dir, or the directory itself for its newest backup) in place of the database PATH, for a service that is stopped.
-BACKUP must pass SQLite's PRAGMA integrity_check first; it is copied with SQLite's backup API, migrated
-to this version's schema and checked again before anything is replaced. The database it replaces is
-kept beside it as PATH.before-restore-<time>. Refused while another process (a running service, or a
-site build of it) has PATH open. Start the service again afterwards: it serves the restored results,
-and rebuilds its site from them.
-
-  --db PATH     the database to replace: the service's --db (it need not exist)
-  -h, --help    this text
-
+const EXAMPLE = `
 Example, from the repository's root (the container's WORKDIR; docs/DEPLOY.md, "Restoring a backup"):
   node packages/server/dist/main.js restore /srv/benchdb/backups --db /srv/benchdb/benchdb.sqlite`;
 
-/** `redis-benchdb-server restore BACKUP --db PATH`: the exit code, after printing what happened. */
-export async function restoreCommand(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (e) {
-    return usage((e as Error).message);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${RESTORE_USAGE}\n`);
-    return 0;
-  }
-  const [backup, ...extra] = parsed.positionals;
-  if (backup === undefined) return usage('restore needs the backup file to restore from');
-  if (extra.length > 0) return usage(`one backup at a time (got ${parsed.positionals.length})`);
-  // No default: replacing a database is done to the one named, not to a default that may be another.
-  if (parsed.values.db === undefined)
-    return usage("restore needs --db PATH: the database to replace (the service's --db)");
-  const dbPath = resolve(parsed.values.db);
-  const from = newestBackup(resolve(backup));
+/** `redis-benchdb-server restore BACKUP --db PATH`: its help, and an action that sets the exit code. */
+export function restoreCommand(): Command {
+  return new Command('restore')
+    .summary('put a backup in place of the database, for a stopped service')
+    .description(DESCRIPTION)
+    .usage('BACKUP --db PATH')
+    .argument('[backup]', 'a backup file from --backup-dir, or that directory for its newest backup')
+    .option('--db <path>', "the database to replace: the service's --db (it need not exist); no default")
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', EXAMPLE)
+    .action(async (backup: string | undefined, flags: { db?: string }) => {
+      if (backup === undefined) throw new UsageError('restore needs the backup file to restore from');
+      // No default: replacing a database is done to the one named, not to a default that may be another.
+      if (flags.db === undefined)
+        throw new UsageError("restore needs --db PATH: the database to replace (the service's --db)");
+      process.exitCode = await restore(resolve(backup), resolve(flags.db));
+    });
+}
+
+/** Restores and says what happened: 0, or 1 with what was (not) changed. */
+async function restore(backup: string, dbPath: string): Promise<number> {
+  const from = newestBackup(backup);
   if (from === null) {
     process.stderr.write(
-      `redis-benchdb-server restore: no backup (benchdb-*.sqlite) in ${resolve(backup)}\nnothing was changed\n`,
+      `redis-benchdb-server restore: no backup (benchdb-*.sqlite) in ${backup}\nnothing was changed\n`,
     );
     return 1;
   }
@@ -78,20 +72,4 @@ function newestBackup(path: string): string | null {
     .filter((n) => /^benchdb-.*\.sqlite$/.test(n))
     .sort();
   return names.length === 0 ? null : join(path, names.at(-1)!);
-}
-
-function usage(message: string): number {
-  process.stderr.write(
-    `redis-benchdb-server restore: ${message}\n${RESTORE_USAGE.split('\n')[0]}\n(restore --help says more)\n`,
-  );
-  return 2;
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: { db: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-  });
 }

@@ -17,8 +17,16 @@ function someStallUs(): number | null {
   }
 }
 
+export interface HostLoad {
+  /** Over BUSY_CPU_PRESSURE. */
+  busy: boolean;
+  pressure: number | null;
+  /** The figure, as a skipped claim names it: "CPU pressure 0.85". */
+  figure: string;
+}
+
 /** Start now; `stop()` gives the share of the interval in which some task waited for a CPU (null without PSI). */
-export function startCpuPressure(): { stop(): { pressure: number | null; busy: boolean } } {
+export function startCpuPressure(): { stop(): HostLoad } {
   const from = someStallUs();
   const started = performance.now();
   return {
@@ -26,7 +34,8 @@ export function startCpuPressure(): { stop(): { pressure: number | null; busy: b
       const to = someStallUs();
       const pressure =
         from === null || to === null ? null : (to - from) / 1000 / Math.max(1, performance.now() - started);
-      return { pressure, busy: pressure !== null && pressure > BUSY_CPU_PRESSURE };
+      const busy = pressure !== null && pressure > BUSY_CPU_PRESSURE;
+      return { pressure, busy, figure: `CPU pressure ${pressure?.toFixed(2) ?? 'unknown'}` };
     },
   };
 }

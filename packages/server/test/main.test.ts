@@ -8,6 +8,13 @@ import { trickle } from './raw-http.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
+/** Not a terminal and no colour: commander wraps --help at its fixed 80 columns. */
+function plainEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
 describe('parseServerArgs', () => {
   it('fills in the defaults, the database from $REDIS_BENCHDB_DB', () => {
     const parsed = parseServerArgs([], { REDIS_BENCHDB_DB: '/tmp/x.sqlite' });
@@ -55,14 +62,15 @@ describe('parseServerArgs', () => {
   });
 
   it.each([
-    [['--port', '70000'], /--port: 70000 \(0 to 65535/],
+    [['--port', '70000'], /--port: 70000 \(a whole number from 0 to 65535; 0 picks a free one\)/],
     [['--port', 'x'], /--port: x/],
     [['--request-timeout', '0'], /--request-timeout: 0 \(a whole number, at least 1\)/],
     [['--body-limit', '1.5'], /--body-limit: 1\.5/],
     [['--check-threads', '0'], /--check-threads: 0 \(a whole number, at least 1\)/],
     [['--max-queued', 'many'], /--max-queued: many/],
-    [['--bogus'], /Unknown option '--bogus'/],
-    [['stray'], /stray/],
+    [['--bogus'], /unknown option '--bogus'/],
+    [['stray'], /unknown command 'stray' \(the service takes flags; its one command is restore\)/],
+    [['--port'], /option '--port <n>' argument missing/],
   ])('refuses %j, naming the flag', (argv, says) => {
     expect(() => parseServerArgs(argv, {})).toThrow(UsageError);
     expect(() => parseServerArgs(argv, {})).toThrow(says);
@@ -70,9 +78,10 @@ describe('parseServerArgs', () => {
 });
 
 describe('the bin', () => {
-  it('--help prints every flag and exits 0', () => {
-    const r = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
+  it('--help prints every flag with its meaning and default, and examples, and exits 0', async () => {
+    const r = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8', env: plainEnv() });
     expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
     for (const flag of [
       '--db',
       '--host',
@@ -91,13 +100,28 @@ describe('the bin', () => {
       'redis-benchdb-server restore BACKUP --db PATH',
     ])
       expect(r.stdout).toContain(flag);
+    expect(r.stdout).toMatch(
+      new RegExp(`port to listen on, 0 for a free one \\(default:\\s+${DEFAULT_PORT}\\)`),
+    );
+    expect(r.stdout).toMatch(/^Examples:$/m);
+    // The service's manual, stored as the CLI's is; the thread count is this machine's.
+    await expect(r.stdout.replace(/here \d+\)/, 'here N)')).toMatchFileSnapshot(
+      'snapshots/help/redis-benchdb-server.txt',
+    );
+    const restore = spawnSync(process.execPath, [MAIN, 'restore', '--help'], {
+      encoding: 'utf8',
+      env: plainEnv(),
+    });
+    expect(restore.status).toBe(0);
+    await expect(restore.stdout).toMatchFileSnapshot('snapshots/help/restore.txt');
   });
 
   it('a bad flag exits 2 with what was wrong and where to look', () => {
     const r = spawnSync(process.execPath, [MAIN, '--port', 'eighty'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('invalid --port: eighty');
-    expect(r.stderr).toContain('--help');
+    expect(r.stderr).toBe(
+      'error: invalid --port: eighty (a whole number from 0 to 65535; 0 picks a free one)\n(run with --help for usage)\n',
+    );
     expect(r.stdout).toBe('');
   });
 

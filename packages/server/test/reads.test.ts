@@ -3,7 +3,8 @@
 // /api/v1/health or another address's reads. Main's code held health for 53 s here (1,000 list
 // queries at once on a database of 1,000 synthetic results).
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { holdUnlessBusy } from '../../result/test/support/skipped-claim.js';
 import { startCpuPressure } from './cpu-pressure.js';
 import { post, type ServiceProcess, spawnService, submissions, tempDbPath } from './fixtures.js';
 import { describeSamples, pollHealth } from './health-poller.js';
@@ -66,33 +67,48 @@ async function burst(service: ServiceProcess, n: number) {
   const statuses: Record<string, number> = {};
   for (const r of replies) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const budget = host.busy ? BUSY_BUDGET_FACTOR * LOOP_CPU_BUDGET_MS : LOOP_CPU_BUDGET_MS;
-  const blocked = samples
-    .filter((s) => s[2] > budget)
-    .map((s) => `${s[2].toFixed(0)} ms of CPU in a ${s[1].toFixed(0)} ms poll`);
+  const blockedOver = (ms: number) =>
+    samples
+      .filter((s) => s[2] > ms)
+      .map((s) => `${s[2].toFixed(0)} ms of CPU in a ${s[1].toFixed(0)} ms poll`);
   console.log(
-    `${n} reads at once: ${JSON.stringify(statuses)}; another address's read ${otherReply.status}; health from another address: ${describeSamples(samples)}; CPU pressure ${host.pressure?.toFixed(2) ?? 'unknown'}, budget ${budget} ms`,
+    `${n} reads at once: ${JSON.stringify(statuses)}; another address's read ${otherReply.status}; health from another address: ${describeSamples(samples)}; ${host.figure}, budget ${budget} ms`,
   );
-  return { replies, statuses, otherReply, samples, blocked };
+  return { replies, statuses, otherReply, samples, blocked: blockedOver(budget), blockedOver, host };
+}
+
+/** On a busy host the issue's own bound is tried too, and counted as a skipped claim when it fails there. */
+function holdIssueBound(ctx: Pick<TestContext, 'task'>, b: Awaited<ReturnType<typeof burst>>): void {
+  holdUnlessBusy(ctx, b.host, `health behind at most ${LOOP_CPU_BUDGET_MS} ms of event-loop CPU`, () =>
+    expect(b.blockedOver(LOOP_CPU_BUDGET_MS)).toEqual([]),
+  );
 }
 
 describe('reads that cannot starve the service', () => {
-  it('1,000 list queries at once: each answered 200 or 503 BUSY with retry-after; health never waits behind 100 ms of the event loop', async () => {
+  it('1,000 list queries at once: each answered 200 or 503 BUSY with retry-after; health never waits behind 100 ms of the event loop', async ({
+    task,
+  }) => {
     const service = await spawnService(dbPath, ['--per-ip-per-minute', '1000000']);
-    const { replies, statuses, samples, blocked } = await burst(service, 1000);
+    const b = await burst(service, 1000);
+    const { replies, statuses, samples, blocked } = b;
     expect(Object.keys(statuses).sort()).toEqual(['200', '503']);
     for (const r of replies) if (r.status === 503) expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(samples.length).toBeGreaterThan(10);
     expect(blocked).toEqual([]);
+    holdIssueBound({ task }, b);
     service.child.kill('SIGTERM');
     await service.exited;
   });
 
-  it("one address's burst within its rate limit (600) delays neither another address's health nor its read", async () => {
+  it("one address's burst within its rate limit (600) delays neither another address's health nor its read", async ({
+    task,
+  }) => {
     const service = await spawnService(dbPath, ['--per-ip-per-minute', '600']);
-    const { statuses, otherReply, blocked } = await burst(service, 600);
-    expect(statuses['200']).toBeGreaterThan(0);
-    expect(otherReply.status).toBe(200);
-    expect(blocked).toEqual([]);
+    const b = await burst(service, 600);
+    expect(b.statuses['200']).toBeGreaterThan(0);
+    expect(b.otherReply.status).toBe(200);
+    expect(b.blocked).toEqual([]);
+    holdIssueBound({ task }, b);
     service.child.kill('SIGTERM');
     await service.exited;
   });
