@@ -2,9 +2,12 @@
 // page is taller than 6,000 px at 1280 or 9,000 px at 390; no table is wider than its box at 1280; a
 // table too wide for a phone scrolls inside a box of its own with its first column fixed; and the
 // result, compare, machine, explorer and home pages each show their answer in the first screen.
-// Every group, version, result, machine and explorer page of the build, and every page of the
-// results list, is read at both widths by one Chromium, one page after another: the measures are
-// taken in one pass, the tests judge them.
+// Every HTML page the build writes is read at both widths by one Chromium, one page after another:
+// the measures are taken in one pass, the tests judge them. Pages of a known kind are judged by kind;
+// every other page of dist/ (methodology, published, open data, the versions list, and any page added
+// later) is read as "other", so a new page is under the budgets without a line here. Every link one
+// page makes to a place in another (`/methodology/#admission`) is followed too: it must land on its
+// target shown, not inside a folded section.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -54,6 +57,63 @@ function built(out: string, dir: string): string[] {
     .map((f) => `/${dir}/${f}/`);
 }
 
+/** Every page the build wrote: each index.html under dist/, as the path that serves it. */
+function everyPage(out: string): string[] {
+  return readdirSync(out, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f === 'index.html' || f.endsWith('/index.html'))
+    .map((f) => `/${f.slice(0, -'index.html'.length)}`)
+    .sort();
+}
+
+/** Links from one page to a place in another, once each: `/methodology/#admission`. */
+function crossPageAnchors(out: string, pages: string[]): string[] {
+  const found = new Set<string>();
+  for (const path of pages)
+    for (const m of readFileSync(join(out, path, 'index.html'), 'utf8').matchAll(
+      /href="(\/[^"#?]*)#([^"]+)"/g,
+    ))
+      if (m[1] !== path) found.add(`${m[1]}#${m[2]}`);
+  return [...found].sort();
+}
+
+interface Landing {
+  link: string;
+  /** How it was followed: "at 390", "at 390 without JavaScript". */
+  how: string;
+  /** What is wrong where the link lands: null when its target is shown, in view, every fold around it open. */
+  problem: string | null;
+}
+
+/**
+ * Follow each link afresh (about:blank between: a link from another page, not a scroll within one)
+ * and say where it lands: its target must exist, be shown and lie in the first screen; with
+ * JavaScript, no details around it may stay closed. Without, a folded section's heading is shown
+ * closed (Chromium itself opens a details for a target inside its folded content).
+ */
+async function follow(site: ServedSite, links: string[], width: number, height: number, js: boolean) {
+  const context = await site.browser.newContext({ viewport: { width, height }, javaScriptEnabled: js });
+  const page = await context.newPage();
+  const out: Landing[] = [];
+  for (const link of links) {
+    await page.goto('about:blank');
+    await page.goto(site.url + link, { waitUntil: 'load' });
+    const problem = await page.evaluate((js) => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      const target = document.getElementById(id);
+      if (!target) return `no element #${id}`;
+      if (js)
+        for (let e = target.parentElement; e; e = e.parentElement)
+          if (e instanceof HTMLDetailsElement && !e.open) return `#${id} is inside a closed details`;
+      if (target.getClientRects().length === 0) return `#${id} is not shown`;
+      const top = target.getBoundingClientRect().top;
+      return top < -1 || top >= innerHeight ? `#${id} is at y=${Math.round(top)} of the screen` : null;
+    }, js);
+    out.push({ link, how: `at ${width}${js ? '' : ' without JavaScript'}`, problem });
+  }
+  await context.close();
+  return out;
+}
+
 /** Fold every details element, then measure what a reader sees. */
 function measure(page: Page, selectors: string[]) {
   return page.evaluate((selectors) => {
@@ -100,6 +160,7 @@ function measure(page: Page, selectors: string[]) {
 
 let site: ServedSite;
 const measures: Measure[] = [];
+const landings: Landing[] = [];
 
 beforeAll(async () => {
   if (!hasData) return;
@@ -133,6 +194,11 @@ beforeAll(async () => {
     ...groups.map((p): [string, string] => ['group', p]),
     ...built(site.out, 'versions').map((p): [string, string] => ['version', p]),
   ];
+  // Every other page of the build, whatever it is: a page added later is measured without a line here.
+  const known = new Set(pages.map(([, path]) => path.split('?')[0]));
+  const every = everyPage(site.out);
+  pages.push(...every.filter((p) => !known.has(p)).map((p): [string, string] => ['other', p]));
+  const anchors = crossPageAnchors(site.out, every);
   for (const screen of SCREENS) {
     const context = await site.browser.newContext({
       viewport: { width: screen.width, height: screen.height },
@@ -146,7 +212,9 @@ beforeAll(async () => {
       measures.push({ kind, path, width: screen.width, ...(await measure(page, ANSWER[kind] ?? [])) });
     }
     await context.close();
+    landings.push(...(await follow(site, anchors, screen.width, screen.height, true)));
   }
+  landings.push(...(await follow(site, anchors, 390, 844, false)));
 }, 900_000);
 
 afterAll(() => site?.close());
@@ -174,8 +242,13 @@ function overBudget(kinds: string[]): string[] {
 
 describe.skipIf(!hasData)('page budgets on the site built from data/', () => {
   it('reads every result, group and version page of the build', () => {
-    for (const kind of ['result', 'group', 'version', 'machine', 'explorer', 'list'])
+    for (const kind of ['result', 'group', 'version', 'machine', 'explorer', 'list', 'other'])
       expect(of([kind]).length, kind).toBeGreaterThan(0);
+    // Every index.html of dist/ was read, at each width.
+    for (const screen of SCREENS)
+      expect(
+        new Set(measures.filter((m) => m.width === screen.width).map((m) => m.path.split('?')[0])),
+      ).toEqual(new Set(everyPage(site.out)));
   });
 
   it('the results list and its further pages: within the height budgets, tables in their boxes', () => {
@@ -196,6 +269,17 @@ describe.skipIf(!hasData)('page budgets on the site built from data/', () => {
 
   it('version pages: within the height budgets, tables in their boxes', () => {
     expect(overBudget(['version'])).toEqual([]);
+  });
+
+  it('every other page (methodology, published, open data, the versions list…): within the height budgets, tables in their boxes', () => {
+    expect(overBudget(['other'])).toEqual([]);
+  });
+
+  it('a link to a place in another page lands on it shown, its folded section open (with JavaScript)', () => {
+    expect(landings.length).toBeGreaterThan(0);
+    expect(landings.filter((l) => l.problem !== null).map((l) => `${l.link} ${l.how}: ${l.problem}`)).toEqual(
+      [],
+    );
   });
 
   it('result, compare, machine, explorer and home pages show their answer in the first screen', () => {
