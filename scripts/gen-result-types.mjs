@@ -118,7 +118,10 @@ function hoistRepeats(rootsByName) {
   // A hoisted const uses only ones hoisted after it (smaller: a repeat that contains a hoisted one
   // is never hoisted itself), so in reverse order each is defined before it is used.
   shared.reverse();
-  const js = (node) => JSON.stringify(node).replace(new RegExp(`"${HOIST_MARK}([A-Za-z0-9_]+)"`, 'g'), '$1');
+  const js = (node) =>
+    JSON.stringify(node)
+      .replace(new RegExp(`"${HOIST_MARK}([A-Za-z0-9_]+)"`, 'g'), '$1')
+      .replace(new RegExp(`"${SPREAD_MARK}([A-Za-z0-9_]+)":true`, 'g'), '...$1');
   // A hoisted const's own literal names its parts, not itself.
   const inner = (node) =>
     typeof node === 'string'
@@ -130,6 +133,50 @@ function hoistRepeats(rootsByName) {
     shared: shared.map((h) => ({ ...h, literal: js(inner(h.value)) })),
     literal: (node) => js(named(node)),
   };
+}
+
+// Two object schemas that hold many properties alike (Cell and Trial: saturation, crossCheck, stall,
+// incomplete... a dozen) get those properties once, as a named group each spreads into its own
+// `properties`, so the module does not repeat the run of lines. Equal values only, so each object's
+// properties are unchanged as a set (key order aside, which no validator reads).
+const GROUP_MIN_KEYS = 6;
+const SPREAD_MARK = '@@spread:';
+
+/**
+ * The groups of properties that two `$defs` entries of one schema share (at least GROUP_MIN_KEYS
+ * keys with equal values), each named, and copies of the schemas in which each owner's `properties`
+ * spreads its group (SPREAD_MARK keys that `literal` writes as `...name`).
+ */
+function groupSharedProperties(schemas) {
+  const groups = [];
+  const lower = (n) => n[0].toLowerCase() + n.slice(1);
+  const out = schemas.map((s) => {
+    const schema = structuredClone(s.schema);
+    const defs = Object.entries(schema.$defs ?? {}).filter(([, d]) => d && typeof d.properties === 'object');
+    const grouped = new Set();
+    for (let i = 0; i < defs.length; i++)
+      for (let j = i + 1; j < defs.length; j++) {
+        const [[aName, a], [bName, b]] = [defs[i], defs[j]];
+        if (grouped.has(aName) || grouped.has(bName)) continue;
+        const common = Object.keys(a.properties).filter(
+          (k) => k in b.properties && JSON.stringify(a.properties[k]) === JSON.stringify(b.properties[k]),
+        );
+        if (common.length < GROUP_MIN_KEYS) continue;
+        const name = uniqueName(`${lower(aName)}And${bName}Properties`, groups);
+        groups.push({
+          name,
+          value: Object.fromEntries(common.map((k) => [k, a.properties[k]])),
+          owners: [aName, bName],
+        });
+        for (const d of [a, b]) {
+          const own = Object.entries(d.properties).filter(([k]) => !common.includes(k));
+          d.properties = Object.fromEntries([[`${SPREAD_MARK}${name}`, true], ...own]);
+        }
+        grouped.add(aName).add(bName);
+      }
+    return { ...s, schema };
+  });
+  return { groups, schemas: out };
 }
 
 /** A name for a sub-schema from what it says (`nullableString64`), else from where it first stands. */
@@ -209,13 +256,23 @@ export async function generate() {
     typeParts.set(s.types, [...(typeParts.get(s.types) ?? []), code]);
   }
 
-  const { shared, literal } = hoistRepeats(schemas.map((s) => [s.constName, s.schema]));
+  const grouped = groupSharedProperties(schemas);
+  const { shared, literal } = hoistRepeats([
+    ...grouped.groups.map((g) => [g.name, g.value]),
+    ...grouped.schemas.map((s) => [s.constName, s.schema]),
+  ]);
   const consts = [
     ...shared.map(
       (h) =>
         `/** ${h.uses} places, the first ${h.first.join('.')} */\nconst ${h.name} = ${h.literal} as const;\n`,
     ),
-    ...schemas.map((s) => `/** ${s.file} */\nexport const ${s.constName} = ${literal(s.schema)} as const;\n`),
+    ...grouped.groups.map(
+      (g) =>
+        `/** The properties ${g.owners.join(' and ')} hold alike */\nconst ${g.name} = ${literal(g.value)} as const;\n`,
+    ),
+    ...grouped.schemas.map(
+      (s) => `/** ${s.file} */\nexport const ${s.constName} = ${literal(s.schema)} as const;\n`,
+    ),
   ];
   // imported.v1 says "a published document needs a quote" with if/then: as an object literal, a
   // `then` key is what Biome's noThenProperty warns about (thenables), and here it is no such thing.

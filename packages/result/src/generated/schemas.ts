@@ -13,9 +13,6 @@ const schema = 'https://json-schema.org/draft/2020-12/schema' as const;
 /** 2 places, the first resultV1Schema.$defs.Server.properties.product */
 const product = { enum: ['redis', 'valkey', 'keydb', 'dragonfly', 'unknown'] } as const;
 
-/** 2 places, the first resultV1Schema.$defs.Cell.properties.responseHistogram */
-const nullableBase64Histogram = { anyOf: [{ $ref: '#/$defs/Base64Histogram' }, { type: 'null' }] } as const;
-
 /** 2 places, the first resultV1Schema.$defs.Machine.properties.cpu.properties.cacheL1dKiB */
 const nullableIntegerFrom0 = { description: 'Per core.', type: ['integer', 'null'], minimum: 0 } as const;
 
@@ -62,8 +59,27 @@ const nullableStringMin1To64 = {
   pattern: pattern2,
 } as const;
 
-/** 3 places, the first resultV1Schema.properties.cleanup.properties.error */
+/** 2 places, the first cellAndTrialProperties.error */
 const nullableString2000 = { type: ['string', 'null'], maxLength: 2000, pattern: pattern } as const;
+
+/** The properties Cell and Trial hold alike */
+const cellAndTrialProperties = {
+  histogram: { $ref: '#/$defs/Base64Histogram' },
+  responseHistogram: { anyOf: [{ $ref: '#/$defs/Base64Histogram' }, { type: 'null' }] },
+  completed: { type: 'integer', minimum: 0 },
+  requested: { type: ['integer', 'null'], minimum: 0 },
+  bytesIn: { type: 'integer', minimum: 0 },
+  bytesOut: { type: 'integer', minimum: 0 },
+  errors: { $ref: '#/$defs/ErrorCounts' },
+  saturation: { $ref: '#/$defs/Saturation' },
+  crossCheck: { $ref: '#/$defs/CrossCheck' },
+  redirects: { $ref: '#/$defs/Redirects' },
+  errorReplies: { $ref: '#/$defs/ErrorReplies' },
+  stall: { $ref: '#/$defs/Stall' },
+  incomplete: { type: 'boolean' },
+  incompleteReason: { $ref: '#/$defs/IncompleteReason' },
+  error: nullableString2000,
+} as const;
 
 /** schemas/result.v1.schema.json */
 export const resultV1Schema = {
@@ -744,6 +760,7 @@ export const resultV1Schema = {
         'error',
       ],
       properties: {
+        ...cellAndTrialProperties,
         label: {
           description: 'What sets the cell apart, e.g. `GET P16`.',
           type: 'string',
@@ -787,27 +804,12 @@ export const resultV1Schema = {
           items: { $ref: '#/$defs/Trial' },
         },
         latencyUs: { description: 'From the histogram merged over the trials.', $ref: '#/$defs/Latency' },
-        histogram: { $ref: '#/$defs/Base64Histogram' },
         responseTimeUs: {
           description: 'Open loop only: timed from the intended send (corrected for coordinated omission).',
           anyOf: latencyOrNull,
         },
-        responseHistogram: nullableBase64Histogram,
-        completed: { type: 'integer', minimum: 0 },
-        requested: { type: ['integer', 'null'], minimum: 0 },
-        bytesIn: { type: 'integer', minimum: 0 },
-        bytesOut: { type: 'integer', minimum: 0 },
-        errors: { $ref: '#/$defs/ErrorCounts' },
         hitRatio: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-        saturation: { $ref: '#/$defs/Saturation' },
-        crossCheck: { $ref: '#/$defs/CrossCheck' },
-        redirects: { $ref: '#/$defs/Redirects' },
-        errorReplies: { $ref: '#/$defs/ErrorReplies' },
-        stall: { $ref: '#/$defs/Stall' },
         interference: { $ref: '#/$defs/Interference' },
-        incomplete: { type: 'boolean' },
-        incompleteReason: { $ref: '#/$defs/IncompleteReason' },
-        error: nullableString2000,
       },
     },
     Interference: {
@@ -977,13 +979,9 @@ export const resultV1Schema = {
         'error',
       ],
       properties: {
+        ...cellAndTrialProperties,
         opsPerSec: { type: 'number', minimum: 0 },
         durationSec: { description: 'The measured phase.', type: 'number', minimum: 0 },
-        completed: { type: 'integer', minimum: 0 },
-        requested: { type: ['integer', 'null'], minimum: 0 },
-        bytesIn: { type: 'integer', minimum: 0 },
-        bytesOut: { type: 'integer', minimum: 0 },
-        errors: { $ref: '#/$defs/ErrorCounts' },
         nils: { description: 'Null replies in the measured phase.', type: 'integer', minimum: 0 },
         hitRatio: {
           description: 'Reads: hits / (hits + misses).',
@@ -992,23 +990,13 @@ export const resultV1Schema = {
           maximum: 1,
         },
         latencyUs: { $ref: '#/$defs/Latency' },
-        histogram: { $ref: '#/$defs/Base64Histogram' },
         responseTimeUs: { anyOf: latencyOrNull },
-        responseHistogram: nullableBase64Histogram,
         sendLatenessUs: {
           description:
             'Open loop: how late the client itself sent each measured request (see SloStep.sendLatenessUs). Absent in a closed loop and from results made before it was recorded (cluster connections are recorded since a later runner than standalone ones).',
           $ref: '#/$defs/Latency',
         },
-        saturation: { $ref: '#/$defs/Saturation' },
-        crossCheck: { $ref: '#/$defs/CrossCheck' },
-        redirects: { $ref: '#/$defs/Redirects' },
-        errorReplies: { $ref: '#/$defs/ErrorReplies' },
-        stall: { $ref: '#/$defs/Stall' },
         sloSearch: { $ref: '#/$defs/SloSearch' },
-        incomplete: { type: 'boolean' },
-        incompleteReason: { $ref: '#/$defs/IncompleteReason' },
-        error: nullableString2000,
       },
     },
     ErrorReplies: {
