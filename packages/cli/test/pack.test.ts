@@ -81,7 +81,7 @@ describe('the npm package', () => {
   it('installs from the tarball with no native build, runs, and every hint it prints works', {
     timeout: PACK_BACKSTOP_MS,
   }, async () => {
-    const installed = await packAndInstall(PACK_BACKSTOP_MS);
+    const installed = await packAndInstall();
     const { root, dir, home, packed: info, installLog } = installed;
     cleanup.push(root, path.join(CLI_DIR, tarball));
     expect(info.filename).toBe(tarball);

@@ -63,7 +63,7 @@ describe('run --submit against the publishing service', () => {
   it('the installed runner submits, prints the page URL and rank, and the URL shows the placeholder and then the page', {
     timeout: PACK_BACKSTOP_MS,
   }, async () => {
-    const installed = await packAndInstall(PACK_BACKSTOP_MS);
+    const installed = await packAndInstall();
     cleanup.push(installed.root, path.join(CLI_DIR, tarball));
     expect(installed.installLog).not.toMatch(/node-gyp|prebuild-install/);
     expect(existsSync(path.join(installed.dir, 'node_modules/better-sqlite3'))).toBe(false);

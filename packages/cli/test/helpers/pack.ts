@@ -44,7 +44,7 @@ export interface Installed {
 }
 
 /** Pack packages/cli and install the tarball in a new empty directory with an empty HOME. */
-export async function packAndInstall(timeoutMs: number): Promise<Installed> {
+export async function packAndInstall(): Promise<Installed> {
   const { stdout } = await execFileP('npm', ['pack', '--json'], { cwd: CLI_DIR, maxBuffer: 16 << 20 });
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Installed['packed'][];
   const root = await mkdtemp(path.join(tmpdir(), 'rbdb-pack-'));
@@ -79,6 +79,6 @@ export async function packAndInstall(timeoutMs: number): Promise<Installed> {
     env,
     packed: packed!,
     installLog: install.stdout + install.stderr,
-    npx: { cwd: dir, command: ['npx', 'redis-benchdb'], env, timeoutMs },
+    npx: { cwd: dir, command: ['npx', 'redis-benchdb'], env },
   };
 }
