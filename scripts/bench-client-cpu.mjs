@@ -35,7 +35,7 @@ import {
   positiveFlag,
   refuseProductionPort,
 } from './lib/bench.mjs';
-import { memtierArgs } from './lib/memtier.mjs';
+import { memtierArgs, memtierRequests } from './lib/memtier.mjs';
 import { CLI, readBenchdbCells, redisBenchdbArgs } from './lib/redis-benchdb.mjs';
 import { parseRedisBenchmarkCsv, redisBenchmarkArgs } from './lib/redis-benchmark.mjs';
 
@@ -211,9 +211,7 @@ function tools() {
             cpuSec += r.cpuSec;
             calls = addCalls(calls, r.calls);
           }
-          // memtier's -n is per connection, rounded up (memtierArgs).
-          const requests = w.tests.length * Math.ceil(w.requests / w.connections) * w.connections;
-          return { cpuSec, calls, requests };
+          return { cpuSec, calls, requests: w.tests.length * memtierRequests(w) };
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }

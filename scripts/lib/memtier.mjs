@@ -39,10 +39,17 @@ export function memtierArgs(w, test, jsonOut) {
     ...['-t', String(w.threads ?? 1), '-c', String(w.connections)],
     ...[`--pipeline=${w.pipelineDepth}`, '-d', String(w.valueSize)],
     ...['--key-minimum=1', `--key-maximum=${w.keyspaceSize}`, '--key-pattern=R:R', '--distinct-client-seed'],
-    ...[`--ratio=${RATIO[test]}`, '-n', String(Math.ceil(w.requests / (w.connections * (w.threads ?? 1))))],
+    ...[`--ratio=${RATIO[test]}`, '-n', String(memtierPerClient(w))],
     ...['--hide-histogram', '--json-out-file', jsonOut],
   ];
 }
+
+/** memtier's `-n` for a workload: per client, rounded up so that at least `requests` are sent. */
+const memtierPerClient = (/** @type {Workload} */ w) => Math.ceil(w.requests / (w.connections * (w.threads ?? 1)));
+
+/** The requests memtier sends for one test of a workload (its `-n` times its clients). */
+export const memtierRequests = (/** @type {Workload} */ w) =>
+  memtierPerClient(w) * w.connections * (w.threads ?? 1);
 
 /**
  * The row of one test from memtier's JSON document: its Sets or Gets, with ops/s and the p50/p99

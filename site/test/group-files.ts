@@ -1,5 +1,5 @@
 // The run groups of data/ as their files state them, and the paired figures recomputed from the
-// trials, for the tests that read the site built from data/ (first-screen-gv.test.ts): what a page
+// trials, for the tests that read the site built from data/ (first-screen-gv, summaries-data): what a page
 // shows is checked against these, never against the site's own code.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -27,8 +27,14 @@ export interface Member {
   version: string;
   /** The runner's label: "valkey-server 8.0.1 · io-threads 2". */
   label: string;
+  /** Machine kind and configuration as pages name them (labels) and as the site keys them. */
   machine: string;
   config: string;
+  machineKey: string;
+  configKey: string;
+  /** Run in interleaved rounds (a schedule): only then are trial i of two members paired. */
+  interleaved: boolean;
+  /** Trial ops/s per label, in round order. */
   trials: Map<string, number[]>;
 }
 
@@ -46,6 +52,9 @@ export function members(): Member[] {
           label: doc.runGroup!.label ?? '',
           machine: machineIdentity(machineFactsOf(doc)).label,
           config: configIdentity(configFactsOf(doc)).label,
+          machineKey: machineIdentity(machineFactsOf(doc)).key,
+          configKey: configIdentity(configFactsOf(doc)).key,
+          interleaved: (doc.runGroup?.schedule?.length ?? 0) > 0,
           trials: new Map(doc.cells.map((c) => [c.label, c.trials.map((t) => t.opsPerSec)])),
         };
       }),
@@ -69,13 +78,17 @@ export function leading(mine: readonly Member[]): string[] {
 }
 
 /** Student's t, 97.5% quantile, by degrees of freedom (the groups have few rounds). */
-const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const T975 = [
+  Number.NaN,
+  ...[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228],
+  ...[2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086],
+];
 
 /** The paired ratio b/a of trial i with trial i: geometric mean and its 95% t interval. */
 export function paired(a: number[], b: number[]): { ratio: number; low: number; high: number } | null {
   const logs = a.flatMap((x, i) => (x > 0 && (b[i] ?? 0) > 0 ? [Math.log(b[i]! / x)] : []));
   const n = logs.length;
-  if (n < 2 || n > 11) return null;
+  if (n < 2 || n >= T975.length) return null;
   const m = logs.reduce((s, x) => s + x, 0) / n;
   const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
   const half = (T975[n - 1]! * sd) / Math.sqrt(n);

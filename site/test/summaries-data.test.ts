@@ -7,94 +7,18 @@
 // (packages/result identity.ts, the definition under test elsewhere) name the kinds.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@redis-benchdb/db';
-import {
-  configFactsOf,
-  configIdentity,
-  machineFactsOf,
-  machineIdentity,
-  type ResultV1,
-} from '@redis-benchdb/result';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slug } from '../src/lib/routes.js';
+import { dirs, type Member, members, paired } from './group-files.js';
 import { type ServedSite, serveBuiltSite } from './served.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const results = join(root, 'data/results');
-const dirs = existsSync(results)
-  ? readdirSync(results).filter((d) => d !== 'keys' && statSync(join(results, d)).isDirectory())
-  : [];
-
-interface Member {
-  group: string;
-  product: string;
-  version: string;
-  machine: string;
-  config: string;
-  interleaved: boolean;
-  /** Trial ops/s per label, in round order. */
-  trials: Map<string, number[]>;
-}
-
-function members(): Member[] {
-  return dirs.flatMap((d) =>
-    readdirSync(join(results, d))
-      .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
-      .map((f) => {
-        const doc = JSON.parse(JSON.parse(readFileSync(join(results, d, f), 'utf8')).payload) as ResultV1;
-        return {
-          group: doc.runGroup!.id,
-          product: doc.environment.server.product,
-          version: doc.environment.server.version!,
-          machine: machineIdentity(machineFactsOf(doc)).key,
-          config: configIdentity(configFactsOf(doc)).key,
-          interleaved: (doc.runGroup?.schedule?.length ?? 0) > 0,
-          trials: new Map(doc.cells.map((c) => [c.label, c.trials.map((t) => t.opsPerSec)])),
-        };
-      }),
-  );
-}
-
-/** Student's t, 97.5% quantile, by degrees of freedom (a table: the groups have few rounds). */
-const T975 = [
-  Number.NaN,
-  12.706,
-  4.303,
-  3.182,
-  2.776,
-  2.571,
-  2.447,
-  2.365,
-  2.306,
-  2.262,
-  2.228,
-  2.201,
-  2.179,
-  2.16,
-  2.145,
-  2.131,
-  2.12,
-  2.11,
-  2.101,
-  2.093,
-  2.086,
-];
-
-/** The paired ratio b/a of trial i with trial i: geometric mean and its 95% t interval. */
-function paired(a: number[], b: number[]): { ratio: number; low: number; high: number } | null {
-  const logs = a.flatMap((x, i) => (x > 0 && (b[i] ?? 0) > 0 ? [Math.log(b[i]! / x)] : []));
-  const n = logs.length;
-  if (n < 2 || n >= T975.length) return null;
-  const m = logs.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  const half = (T975[n - 1]! * sd) / Math.sqrt(n);
-  return { ratio: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half) };
-}
 
 interface Pair {
   group: string;
@@ -119,14 +43,14 @@ function pairs(all: Member[]): Pair[] {
   for (const a of all)
     for (const b of all) {
       if (a === b || a.group !== b.group || !a.interleaved || !b.interleaved) continue;
-      if (a.product !== b.product || a.machine !== b.machine || a.config !== b.config) continue;
+      if (a.product !== b.product || a.machineKey !== b.machineKey || a.configKey !== b.configKey) continue;
       for (const label of LABELS) {
         const p = paired(a.trials.get(label) ?? [], b.trials.get(label) ?? []);
         if (p)
           out.push({
             group: a.group,
-            machine: a.machine,
-            config: a.config,
+            machine: a.machineKey,
+            config: a.configKey,
             product: a.product,
             ref: a.version,
             version: b.version,
@@ -307,7 +231,7 @@ describe.skipIf(dirs.length === 0)('summaries of the real dataset against its in
       site: unknown[];
       problems: string[];
     }[];
-    for (const machine of new Set(all.map((m) => m.machine)))
+    for (const machine of new Set(all.map((m) => m.machineKey)))
       for (const [product, ref, version] of [
         ['valkey', '7.2.7', '8.0.1'],
         ['redis', '6.0.20', '7.0.15'],

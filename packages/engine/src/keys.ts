@@ -52,18 +52,16 @@ export class Rng {
   next53(): number {
     return ((this.u32() >>> 5) * 67108864 + (this.u32() >>> 6)) / 9007199254740992;
   }
-  /** Uniform integer in [0, n) for an integer 1 <= n <= 2^32. */
-  nextInt(n: number): number {
-    return this.below(n, TWO_32 - (TWO_32 % n));
-  }
   /**
-   * nextInt(n) with its rejection limit, TWO_32 - (TWO_32 % n), computed once by the caller.
-   * floor(next() * n) would give some keys 5 chances in 2^32 and others 4 when n ~ 1e9 (25%
-   * skew); rejecting the incomplete top block makes every residue equally likely. The remainder
-   * is taken by a division, not `%`: u is often above 2^31, where V8's `%` calls fmod (a profile
-   * of the P16 path had the uniform draw at 2% of the client's CPU).
+   * Uniform integer in [0, n) for an integer 1 <= n <= 2^32. floor(next() * n) would give some
+   * keys 5 chances in 2^32 and others 4 when n ~ 1e9 (25% skew); rejecting the incomplete top
+   * block makes every residue equally likely. The limit (the largest multiple of n <= 2^32) and
+   * the remainder are taken by divisions, not `%`: these values are often above 2^31, where V8's
+   * `%` calls fmod (a profile of the P16 path had the uniform draw at 2% of the client's CPU).
+   * Both are exact: the quotients' fractional parts are at least 1/n, far above their rounding.
    */
-  below(n: number, limit: number): number {
+  nextInt(n: number): number {
+    const limit = Math.floor(TWO_32 / n) * n;
     let u = this.u32();
     while (u >= limit) u = this.u32();
     return u - Math.floor(u / n) * n;
@@ -135,10 +133,8 @@ export function createKeyGenerator(opts: KeyGeneratorOptions): KeyGenerator {
   if (n === 1) return { nextKey: () => 0 };
   const rng = new Rng(seed, stream);
   switch (pattern) {
-    case 'uniform': {
-      const limit = TWO_32 - (TWO_32 % n);
-      return { nextKey: () => rng.below(n, limit) };
-    }
+    case 'uniform':
+      return { nextKey: () => rng.nextInt(n) };
     case 'sequential': {
       // Offset starts so that workers spread over the key space instead of all writing key 0,
       // then key 1... in lockstep (which would measure contention on one key, not the server).
