@@ -45,7 +45,8 @@ export function memtierArgs(w, test, jsonOut) {
 }
 
 /** memtier's `-n` for a workload: per client, rounded up so that at least `requests` are sent. */
-const memtierPerClient = (/** @type {Workload} */ w) => Math.ceil(w.requests / (w.connections * (w.threads ?? 1)));
+const memtierPerClient = (/** @type {Workload} */ w) =>
+  Math.ceil(w.requests / (w.connections * (w.threads ?? 1)));
 
 /** The requests memtier sends for one test of a workload (its `-n` times its clients). */
 export const memtierRequests = (/** @type {Workload} */ w) =>
