@@ -184,8 +184,14 @@ describe('bench scripts at a tiny scale', () => {
       expect(r.writes).toBeLessThan(1.1);
       expect(r.reads).toBeGreaterThanOrEqual(0.99);
       expect(r.reads).toBeLessThan(1.5);
-      expect(r.all).toBeGreaterThan(r.writes + r.reads);
+      // "all" holds every call, so it is at least these kinds together. Only at least roughly: each
+      // figure is a difference of two runs, and the calls of no kind here (futex, mmap, madvise) come
+      // and go with the runtime, by up to about 0.03 a request (seen in CI: all 1.998 against
+      // writes + reads 2.003, with redis-benchdb's epoll at 0.02 a request, many sockets a wake).
+      expect(r.all).toBeGreaterThan(r.writes + r.reads + r.epoll - 0.1);
     }
+    // redis-benchmark re-arms its write handler every request: epoll calls a request, not a few hundredths.
+    expect(p1.find((r: { tool: string }) => r.tool === 'redis-benchmark').epoll).toBeGreaterThan(1);
     // At pipeline 16 a write carries 16 requests.
     for (const r of doc.syscalls.filter((x: { pipeline: number }) => x.pipeline === 16))
       expect(r.writes).toBeLessThan(0.1);
