@@ -13,6 +13,7 @@
 // Debian has no package) runs too, at P1 and in its window mode at P16.
 
 import { parseArgs } from 'node:util';
+import { pairedRatio } from '../packages/result/dist/index.js';
 import {
   benchServer,
   benchSession,
@@ -23,6 +24,7 @@ import {
   median,
   positiveFlag,
   steadyRate,
+  steadyServerCpuPerCall,
 } from './lib/bench.mjs';
 import { memtierPeer } from './lib/memtier.mjs';
 import { CLI, redisBenchdbPeer } from './lib/redis-benchdb.mjs';
@@ -95,7 +97,11 @@ await session.main(async () => {
     } finally {
       samples = sampler.stop();
     }
-    return rows.map((r) => ({ ...r, serverOpsPerSec: steadyRate(samples, r.test.toLowerCase()) }));
+    return rows.map((r) => ({
+      ...r,
+      serverOpsPerSec: steadyRate(samples, r.test.toLowerCase()),
+      serverUsPerCall: steadyServerCpuPerCall(samples, r.test.toLowerCase()),
+    }));
   };
 
   const perRound = [];
@@ -136,20 +142,36 @@ await session.main(async () => {
   }
 });
 
-/** Per-round ratios a/b of two tools' rows, by their own figures and by the server's count. */
+/**
+ * Per-round ratios a/b of two tools' rows, by their own figures and by the server's count, and the
+ * ratio of what a request cost the server's main thread under each (serverCostRatio): near 1 when
+ * the server served both the same way, so that a gap in throughput at saturation is not the client's.
+ * serverInterval: the 95% interval of the by-server-count ratio (the geometric mean of the rounds'
+ * ratios, pairedRatio), so that "a ≥ b" is read against the rounds' spread, not from one median.
+ */
 function ratiosOf(as, bs) {
   const own = as.map((a, i) => a.opsPerSec / bs[i].opsPerSec);
-  const server = as
-    .map((a, i) =>
-      a.serverOpsPerSec && bs[i].serverOpsPerSec ? a.serverOpsPerSec / bs[i].serverOpsPerSec : null,
-    )
-    .filter((v) => v !== null);
+  const pairs = (key) => {
+    const i = as.map((_, k) => k).filter((k) => as[k][key] > 0 && bs[k][key] > 0);
+    return { a: i.map((k) => as[k][key]), b: i.map((k) => bs[k][key]) };
+  };
+  const ratios = ({ a, b }) => a.map((x, k) => x / b[k]);
+  const server = pairs('serverOpsPerSec');
+  const cost = pairs('serverUsPerCall');
+  const interval = server.a.length >= 2 ? pairedRatio(server.b, server.a) : null;
   return {
     ratio: median(own),
     min: Math.min(...own),
     max: Math.max(...own),
-    serverRatio: server.length ? median(server) : null,
+    serverRatio: server.a.length ? median(ratios(server)) : null,
+    serverInterval: interval ? [interval.ci95Low, interval.ci95High] : null,
+    serverCostRatio: cost.a.length ? median(ratios(cost)) : null,
   };
+}
+
+/** "0.95–1.04", or n/a with fewer than two rounds. */
+function intervalText(iv) {
+  return iv === null ? 'n/a' : `${iv[0].toFixed(3)}–${iv[1].toFixed(3)}`;
 }
 
 // memtier against redis-benchmark (the issue's claim: a sliding window at P16 beats a batch of 16),
@@ -180,7 +202,8 @@ function printMemtierTable(rows) {
   const r3 = (x) => (x === null ? 'n/a' : x.toFixed(3));
   const head = [
     ...['cell', 'memtier ops/s', 'memtier / redis-benchmark', 'by server count'],
-    ...['redis-benchdb window / memtier', 'by server count', 'memtier GET hits'],
+    ...['redis-benchdb window / memtier', 'by server count', '95% interval', 'server µs/request ratio'],
+    'memtier GET hits',
   ];
   const body = rows.map((r) => [
     ...[
@@ -190,6 +213,8 @@ function printMemtierTable(rows) {
       r3(r.memtierVsRedisBenchmark.serverRatio),
     ],
     ...[r3(r.redisBenchdbVsMemtier.ratio), r3(r.redisBenchdbVsMemtier.serverRatio)],
+    intervalText(r.redisBenchdbVsMemtier.serverInterval),
+    r3(r.redisBenchdbVsMemtier.serverCostRatio),
     r.memtierHitRatio === null ? '-' : r.memtierHitRatio.toFixed(3),
   ]);
   console.log(markdownTable(head, body));
@@ -214,6 +239,11 @@ function summarize(perRound) {
         maxRatio: r.max,
         // The same ratio by the server's count over the middle of each run (null: too short to say).
         serverRatio: r.serverRatio,
+        serverInterval: r.serverInterval,
+        // What a request cost the server's main thread under redis-benchdb over under redis-benchmark.
+        serverCostRatio: r.serverCostRatio,
+        redisBenchdbServerUsPerCall: medianOf(ours, (o) => o.serverUsPerCall),
+        redisBenchmarkServerUsPerCall: medianOf(theirs, (t) => t.serverUsPerCall),
         redisBenchdbP50Us: medianOf(ours, (o) => o.latencyUs.p50Us),
         redisBenchdbP99Us: medianOf(ours, (o) => o.latencyUs.p99Us),
         redisBenchmarkP50Us: medianOf(theirs, (t) => t.latencyUs.p50Us),
@@ -232,6 +262,11 @@ function summarize(perRound) {
   );
 }
 
+// A function, not a const: the tables print from the top-level await above, before a const here is set.
+function us(x) {
+  return Number.isNaN(x) || x == null ? 'n/a' : x.toFixed(2);
+}
+
 function printTable(m, rows) {
   const facts = `${m.cpu}, ${m.nproc} CPUs; redis-server ${m.redisServer}; ${m.redisBenchmark}; node ${m.node}`;
   const n = `${requestsFor(1)} at P1, ${requestsFor(16)} at P16`;
@@ -240,16 +275,26 @@ function printTable(m, rows) {
   );
   console.log('ratio = redis-benchdb / redis-benchmark ops/s, median of per-round ratios');
   console.log(
-    "by server count = the same ratio, of the server's own SET or GET rate over the middle 60% of each run\n",
+    "by server count = the same ratio, of the server's own SET or GET rate over the middle 60% of each run",
+  );
+  console.log(
+    '95% interval = of that ratio (geometric mean of the rounds): where it holds 1, the rounds cannot tell the tools apart',
+  );
+  console.log(
+    "server µs/request = the server main thread's CPU per SET or GET over that middle 60% (benchdb/benchmark, and their ratio)\n",
   );
   const head = [
     ...['cell', 'redis-benchmark ops/s', 'redis-benchdb ops/s', 'ratio', 'min', 'max', 'by server count'],
+    ...['95% interval', 'server µs/request', 'ratio'],
     ...['benchdb p50/p99 µs', 'benchmark p50/p99 µs', 'server main CPU', 'benchdb limited by', 'cross-check'],
   ];
   const body = rows.map((r) => [
     ...[r.cell, fmt(r.redisBenchmarkOps), fmt(r.redisBenchdbOps)],
     ...[r.ratio, r.minRatio, r.maxRatio].map((x) => x.toFixed(3)),
     r.serverRatio === null ? 'n/a' : r.serverRatio.toFixed(3),
+    intervalText(r.serverInterval),
+    `${us(r.redisBenchdbServerUsPerCall)}/${us(r.redisBenchmarkServerUsPerCall)}`,
+    r.serverCostRatio === null ? 'n/a' : r.serverCostRatio.toFixed(3),
     `${fmt(r.redisBenchdbP50Us)}/${fmt(r.redisBenchdbP99Us)}`,
     `${fmt(r.redisBenchmarkP50Us)}/${fmt(r.redisBenchmarkP99Us)}`,
     Number.isNaN(r.serverMainThreadCpuShare) ? 'n/a' : r.serverMainThreadCpuShare.toFixed(2),

@@ -243,16 +243,18 @@ export function markdownTable(head, body, leftColumns = 1) {
 }
 
 /**
- * Polls a server's INFO commandstats every `intervalMs` over one raw socket while a tool runs, so
- * that every tool is measured by the same clock: the server's count of the calls it served. A
- * tool's own ops/s runs over its own clock and includes its start-up (a fresh Node worker spends
- * its first ~100 ms compiling its hot path on the one CPU it is pinned to); the server's rate over
- * the middle of the run does not. 20 INFO calls a second cost the server nothing that shows.
+ * Polls a server's INFO commandstats and cpu every `intervalMs` over one raw socket while a tool
+ * runs, so that every tool is measured by the same clock: the server's count of the calls it served,
+ * and the CPU its main thread spent serving them. A tool's own ops/s runs over its own clock and
+ * includes its start-up (a fresh Node worker spends its first ~100 ms compiling its hot path on the
+ * one CPU it is pinned to); the server's rate over the middle of the run does not. 20 INFO calls a
+ * second cost the server nothing that shows. `INFO all`, not two sections: Redis before 7.0 takes
+ * one section name only.
  * @param {number} port on 127.0.0.1
  * @param {{ intervalMs?: number }} [opts]
  */
 export function commandRateSampler(port, { intervalMs = 50 } = {}) {
-  /** @type {Array<{ t: number, calls: Record<string, number> }>} */
+  /** @type {Sample[]} */
   const samples = [];
   const sock = net.connect(port, '127.0.0.1');
   let buf = Buffer.alloc(0);
@@ -269,13 +271,16 @@ export function commandRateSampler(port, { intervalMs = 50 } = {}) {
     /** @type {Record<string, number>} */
     const calls = {};
     for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[m[1]] = Number(m[2]);
-    samples.push({ t: performance.now(), calls });
+    const user = text.match(/^used_cpu_user_main_thread:([\d.]+)/m);
+    const sys = text.match(/^used_cpu_sys_main_thread:([\d.]+)/m);
+    const mainCpuSec = user && sys ? Number(user[1]) + Number(sys[1]) : null;
+    samples.push({ t: performance.now(), calls, mainCpuSec });
   });
   sock.on('error', () => {});
   const timer = setInterval(() => {
     if (waiting || sock.connecting) return;
     waiting = true;
-    sock.write('*2\r\n$4\r\nINFO\r\n$12\r\ncommandstats\r\n');
+    sock.write('*2\r\n$4\r\nINFO\r\n$3\r\nall\r\n');
   }, intervalMs);
   return {
     /** Stop polling; the samples taken, in order. */
@@ -288,16 +293,22 @@ export function commandRateSampler(port, { intervalMs = 50 } = {}) {
 }
 
 /**
- * A command's rate over the middle of the first period it was being served: the period runs from
- * the last sample before its count first grew to the first sample after it last grew before a
- * pause, and `trim` of
+ * @typedef {{ t: number, calls: Record<string, number>, mainCpuSec?: number | null }} Sample
+ * t: ms (performance.now()); mainCpuSec: the server's main thread's user+sys CPU seconds, null
+ * where the server does not report it (before Redis 6.2).
+ */
+
+/**
+ * The middle of the first period a command was being served: the period runs from the last sample
+ * before its count first grew to the first sample after it last grew before a pause, and `trim` of
  * it is dropped at each end (start-up and the last stragglers). Null when fewer than 4 samples
  * fall inside, too short a run to say.
- * @param {Array<{ t: number, calls: Record<string, number> }>} samples
+ * @param {Sample[]} samples
  * @param {string} command lower case, as in INFO commandstats: 'set', 'get'
- * @param {number} [trim]
+ * @param {number} trim
+ * @returns {{ from: Sample, to: Sample } | null}
  */
-export function steadyRate(samples, command, trim = 0.2) {
+function steadySpan(samples, command, trim) {
   const count = (/** @type {number} */ i) => samples[i]?.calls[command] ?? 0;
   // Only the first period of growth: a run can serve the command again later (redis-benchdb's drift
   // check repeats its first cell after the others), and a span that took in the pause between
@@ -318,5 +329,37 @@ export function steadyRate(samples, command, trim = 0.2) {
   let to = last;
   while (to > from && samples[to].t > t0 + (1 - trim) * span) to--;
   if (from < 0 || to - from < 3) return null;
-  return ((count(to) - count(from)) * 1000) / (samples[to].t - samples[from].t);
+  return { from: samples[from], to: samples[to] };
+}
+
+/**
+ * A command's rate (calls a second) over the middle of the first period it was being served
+ * (steadySpan), or null.
+ * @param {Sample[]} samples
+ * @param {string} command
+ * @param {number} [trim]
+ */
+export function steadyRate(samples, command, trim = 0.2) {
+  const span = steadySpan(samples, command, trim);
+  if (span === null) return null;
+  const { from, to } = span;
+  return ((to.calls[command] - from.calls[command]) * 1000) / (to.t - from.t);
+}
+
+/**
+ * The server's main-thread CPU per call of a command (µs) over the same middle span as steadyRate:
+ * what a request costs the server while this tool drives it. Two tools that leave the server equally
+ * busy at equal cost per call get equal throughput; a tool whose way of sending (how many requests
+ * each wake finds) made the server slower per call shows it here. Null where steadyRate is, or the
+ * server reports no main-thread CPU.
+ * @param {Sample[]} samples
+ * @param {string} command
+ * @param {number} [trim]
+ */
+export function steadyServerCpuPerCall(samples, command, trim = 0.2) {
+  const span = steadySpan(samples, command, trim);
+  if (span === null) return null;
+  const { from, to } = span;
+  if (from.mainCpuSec == null || to.mainCpuSec == null) return null;
+  return ((to.mainCpuSec - from.mainCpuSec) * 1e6) / (to.calls[command] - from.calls[command]);
 }

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memtierTable } from '../../packages/result/test/memtier-stdout.js';
-import { commandRateSampler, steadyRate } from '../lib/bench.mjs';
+import { commandRateSampler, steadyRate, steadyServerCpuPerCall } from '../lib/bench.mjs';
 import { memtierArgs, memtierPeer, readMemtierRow } from '../lib/memtier.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -118,6 +118,36 @@ describe('steadyRate', () => {
   });
 });
 
+describe('steadyServerCpuPerCall', () => {
+  // Every 50 ms: idle, 600 SETs a sample, idle; the main thread spends 1.2 ms a sample on them
+  // (2 µs a SET) but 10 ms on the first busy sample (start-up work that is no SET's cost).
+  const samples: { t: number; calls: Record<string, number>; mainCpuSec: number | null }[] = [];
+  let calls = 0;
+  let cpu = 0;
+  for (let i = 0; i < 60; i++) {
+    const busy = i >= 10 && i <= 50;
+    calls += busy ? 600 : 0;
+    cpu += i === 10 ? 0.01 : busy ? 0.0012 : 0.00001;
+    samples.push({ t: i * 50, calls: { set: calls }, mainCpuSec: cpu });
+  }
+
+  it("is the server main thread's CPU per call over the steady middle, the start-up left out", () => {
+    expect(steadyServerCpuPerCall(samples, 'set')).toBeCloseTo(2, 6);
+    // Over the whole period the start-up's 10 ms would count too.
+    expect(steadyServerCpuPerCall(samples, 'set', 0)!).toBeGreaterThan(2.3);
+  });
+
+  it('is null where the server reports no main-thread CPU (before Redis 6.2), or the run was too short', () => {
+    expect(
+      steadyServerCpuPerCall(
+        samples.map((x) => ({ ...x, mainCpuSec: null })),
+        'set',
+      ),
+    ).toBeNull();
+    expect(steadyServerCpuPerCall(samples.slice(8, 13), 'set')).toBeNull();
+  });
+});
+
 describe('commandRateSampler against a real redis-server', () => {
   let server: { port: number; stop(): Promise<void> };
   beforeAll(async () => {
@@ -137,6 +167,12 @@ describe('commandRateSampler against a real redis-server', () => {
     const samples = sampler.stop();
     expect(samples.length).toBeGreaterThan(5);
     expect(samples.at(-1)!.calls.set).toBe(total);
+    // The main thread's CPU grows while it serves them, and a SET costs it between 0.1 µs and 1 ms.
+    expect(samples.at(-1)!.mainCpuSec!).toBeGreaterThan(samples[0]!.mainCpuSec!);
+    const perCall = steadyServerCpuPerCall(samples, 'set');
+    expect(perCall).not.toBeNull();
+    expect(perCall!).toBeGreaterThan(0.1);
+    expect(perCall!).toBeLessThan(1000);
     const rate = steadyRate(samples, 'set');
     // Within a factor of two of the client's own overall rate: the same work, another clock.
     const overall = (total * 1000) / elapsedMs;
