@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suiteCells } from '@redis-benchdb/engine';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs module of the repo's scripts, without types.
 import { halfWidth, halfWidthsByRounds, serverBoundShare, summarize } from '../lib/halfwidth.mjs';
 
 // Issue 29: the comparison profile runs valkey#1026's rows, and its trial count is chosen by how the

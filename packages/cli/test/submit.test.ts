@@ -117,9 +117,10 @@ describe('keeping and submitting results', () => {
       /^ {2}(SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this machine kind|SET: the only result of this workload; the only result on this machine kind|no rank: .+)$/m,
     );
     expect(second.stderr).not.toMatch(/^ {2}SET:.*%/m);
-    expect((await (await fetch(`${service.url}/api/v1/results/${id}`)).json()).keyFingerprint).toMatch(
-      /^sha256:/,
-    );
+    const stored = (await (await fetch(`${service.url}/api/v1/results/${id}`)).json()) as {
+      keyFingerprint: string;
+    };
+    expect(stored.keyFingerprint).toMatch(/^sha256:/);
 
     // Down: the result waits in the spool, and the run says how to send it.
     const dead = `http://127.0.0.1:${await closedPort()}`;
@@ -136,7 +137,8 @@ describe('keeping and submitting results', () => {
     expect(pending.code, pending.stdout).toBe(0);
     expect(pending.stdout).toMatch(/: stored [0-9a-f]{64}/);
     expect(readdirSync(spool).filter((f) => f.endsWith('.json'))).toHaveLength(0);
-    expect((await (await fetch(`${service.url}/api/v1/health`)).json()).results).toBe(3);
+    const health = (await (await fetch(`${service.url}/api/v1/health`)).json()) as { results: number };
+    expect(health.results).toBe(3);
 
     service.stop();
     expect((await service.done).code).toBe(0);

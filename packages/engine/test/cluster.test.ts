@@ -568,7 +568,7 @@ describe('resharding during the load', () => {
     redis.on('error', () => {});
     await redis.connect();
     const id = (await redis.cluster('MYID')) as string;
-    await nodes[0]!.redis.cluster('MEET', '127.0.0.1', added.port, busPort);
+    await nodes[0]!.redis.call('CLUSTER', 'MEET', '127.0.0.1', added.port, busPort);
     nodes.push({ redis, id, slots: [1, 0], port: added.port });
     // Every node knows every other, and the new one has learnt the slots (else it is "down").
     await waitUntil(async () => {

@@ -291,7 +291,7 @@ describe('findTests', () => {
 describe('customTest', () => {
   const encodeCustom = (w: string[], valueSize = 3, key = 42) => {
     const test = customTest(w);
-    const t = compileTest(test, P, valueSize, true);
+    const t = compileTest(test, P, valueSize);
     return parseRequest(encodeOne(t, fixedKey(key), fixedValues(valueSize)), 0).words;
   };
 

@@ -7,7 +7,7 @@ import { findServerBinary } from '@redis-benchdb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_MANIFEST_NAME, BUILD_MANIFEST_SCHEMA, readServerBuild } from '../src/build-manifest.js';
 import { collectServer } from '../src/server.js';
-import { type OwnServer, startOwnServer } from './helpers/own-server.js';
+import { type OwnServer, serverCommands, startOwnServer } from './helpers/own-server.js';
 
 // A copy of the redis-server on PATH with a manifest beside it, as scripts/build-server.mjs
 // writes one: the reading rules hold whatever binary it is.
@@ -84,7 +84,7 @@ describe('collectServer on a server the runner did not launch', () => {
   });
 
   it("records the build's tag beside the version the server reports", async () => {
-    const s = await collectServer(own.redis, true);
+    const s = await collectServer(serverCommands(own.redis), true);
     const v = execFileSync(findServerBinary('redis-server')!, ['--version'], { encoding: 'utf8' });
     expect(s.version).toBe(/v=(\S+)/.exec(v)?.[1]);
     expect(s.build?.tag).toBe('9.9-m07');
@@ -92,7 +92,7 @@ describe('collectServer on a server the runner did not launch', () => {
   });
 
   it('reads no local file for a server that is not local', async () => {
-    const s = await collectServer(own.redis, false);
+    const s = await collectServer(serverCommands(own.redis), false);
     expect(s.build).toBeUndefined();
   });
 });

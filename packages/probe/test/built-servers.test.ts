@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUILD_MANIFEST_NAME } from '../src/build-manifest.js';
 import { collectServer } from '../src/server.js';
-import { type OwnServer, startOwnServer } from './helpers/own-server.js';
+import { type OwnServer, serverCommands, startOwnServer } from './helpers/own-server.js';
 
 // The servers of issue 14, as scripts/build-server.mjs builds them from ../shared/servers, and what
 // the probe must say of each: the product, the version the server itself reports (Valkey 7.2
@@ -50,7 +50,7 @@ describe('the probe on each server built from ../shared/servers', () => {
       : `${want.name}: skipped, not built (pnpm build:server ../shared/servers/${want.name}.tar.gz)`;
     it.skipIf(!bin)(title, async () => {
       running = await startOwnServer(bin!);
-      const s = await collectServer(running.redis, true);
+      const s = await collectServer(serverCommands(running.redis), true);
       expect({ product: s.product, version: s.version, tag: s.build?.tag }).toEqual({
         product: want.product,
         version: want.version,

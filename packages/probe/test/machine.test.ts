@@ -348,8 +348,8 @@ describe('virtualization and cloud evidence', () => {
   const base = {
     cpuFlags: new Set(['fpu']),
     dmi: noDmi,
-    hypervisorType: null,
-    clocksources: [],
+    hypervisorType: null as string | null,
+    clocksources: [] as string[],
     si: null,
     container: null,
     containerCheckable: true,

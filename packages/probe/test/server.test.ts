@@ -17,6 +17,7 @@ import {
 } from '../src/server.js';
 import type { Machine, Server } from '../src/types.js';
 import { environmentWarnings } from '../src/warnings.js';
+import { serverCommands } from './helpers/own-server.js';
 
 // Throwaway redis-servers on free ports; never the production server on 6379.
 const servers: LaunchedServer[] = [];
@@ -67,7 +68,7 @@ describe('describeServer on a real redis-server', () => {
   });
 
   it('reads product, build and settings from INFO, CONFIG and CLIENT LIST', async () => {
-    const s = await collectServer(plain.redis, true);
+    const s = await collectServer(serverCommands(plain.redis), true);
     const v = execFileSync(plain.server.bin, ['--version'], { encoding: 'utf8' });
     const info = parseInfo(await plain.redis.info('everything'));
     expect(s.product).toBe('redis');
@@ -100,7 +101,7 @@ describe('describeServer on a real redis-server', () => {
   });
 
   it('sees persistence and a verbose log level, and warns', async () => {
-    const s = await collectServer(persistent.redis, true);
+    const s = await collectServer(serverCommands(persistent.redis), true);
     expect(s.persistence).toEqual({ save: '900 1', appendonly: true, appendfsync: 'everysec' });
     expect(s.loglevel).toBe('verbose');
     expect(s.hz).toBe(25);
@@ -115,7 +116,7 @@ describe('describeServer on a real redis-server', () => {
       sock.once('data', (d) => (String(d).startsWith('+OK') ? resolve() : reject(new Error(String(d)))));
       sock.write('MONITOR\r\n');
     });
-    const s = await collectServer(plain.redis, true);
+    const s = await collectServer(serverCommands(plain.redis), true);
     expect(s.monitorClients).toBe(1);
     expect(codes(s)).toContain('MONITOR_CLIENTS');
     sock.destroy();

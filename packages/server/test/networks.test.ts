@@ -33,7 +33,7 @@ describe('rate limits by network', () => {
       await health(s.url, sameNet[2]!),
     ]).toEqual([200, 200, 429]);
     const limited = await request(`${s.url}/api/v1/health`, { headers: { 'x-forwarded-for': sameNet[0]! } });
-    expect(limited.json.error.message).toContain('from this network (2001:db8:1:2:0:0:0:0/64)');
+    expect(limited.json.error?.message).toContain('from this network (2001:db8:1:2:0:0:0:0/64)');
     expect(await health(s.url, '2001:db8:1:3::1')).toBe(200);
 
     const each = await spawnService(tempDbPath(), [
@@ -68,7 +68,7 @@ describe('rate limits by network', () => {
       status: 429,
       code: 'RATE_LIMITED',
     });
-    expect(refused.json.error.message).toContain('has brought in 3 new signing keys this hour');
+    expect(refused.json.error?.message).toContain('has brought in 3 new signing keys this hour');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // A key that has results here is not new.
     expect((await send(5, keys[0]!, `${net}5`)).status).toBe(201);

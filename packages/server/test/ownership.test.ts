@@ -49,7 +49,7 @@ describe('who owns a result, at the service', () => {
     expect(own.status, own.text).toBe(201);
     expect(own.json.duplicate).toBeUndefined();
     // Retract it so that the next tests' cohort is theirs alone.
-    expect((await retractAs(own.json.id, key.privateKeyPem)).status).toBe(200);
+    expect((await retractAs(own.json.id as string, key.privateKeyPem)).status).toBe(200);
   });
 
   it("a copy re-bound to another key and sent first: both 201, both disputed, out of the cohort; no key retracts the other's", async () => {
@@ -85,7 +85,7 @@ describe('who owns a result, at the service', () => {
       status: 409,
       code: 'DISPUTED',
     });
-    expect(own.json.error.message).toContain('it is not given to this one, both claims are recorded');
+    expect(own.json.error?.message).toContain('it is not given to this one, both claims are recorded');
     expect(await cohortCount()).toBe(before);
     const byFirst = await retractAs(id, otherKey.privateKeyPem);
     expect({ status: byFirst.status, code: byFirst.json.error?.code }).toEqual({

@@ -56,8 +56,9 @@ describe('chart PNGs on request, in bursts', () => {
     );
     for (;;) {
       const h = await request(`${service.url}/api/v1/health`);
-      if (h.json.site?.state === 'ready') break;
-      expect(h.json.site?.state).not.toBe('failed');
+      const site = h.json.site as { state: string } | undefined;
+      if (site?.state === 'ready') break;
+      expect(site?.state).not.toBe('failed');
       await new Promise((r) => setTimeout(r, 200));
     }
     const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // probe imports no Redis client; its tests borrow the engine's.
 import { Redis } from '../../../engine/node_modules/ioredis/built/index.js';
+import type { ServerCommands } from '../../src/server.js';
 
 /**
  * A server started by the test itself, not by redis-benchdb's launcher: the case of a server the
@@ -14,6 +15,18 @@ export interface OwnServer {
   redis: Redis;
   child: ChildProcess;
   stop(): Promise<void>;
+}
+
+/**
+ * What probe asks of a server, from an ioredis client: plain functions, as the CLI passes them
+ * (cli/src/environment.ts). ioredis's own methods take callbacks too, so they are not these types.
+ */
+export function serverCommands(redis: Redis): ServerCommands {
+  return {
+    info: (section) => (section === undefined ? redis.info() : redis.info(section)),
+    config: (...args) => redis.call('CONFIG', ...args),
+    client: (...args) => redis.call('CLIENT', ...args),
+  };
 }
 
 export async function startOwnServer(bin: string): Promise<OwnServer> {
