@@ -9,15 +9,14 @@
 # context as .dockerignore leaves it, copied to a temp /app; the build stage's pnpm RUN; the CMD with the
 # runtime ENV and /data in a temp directory; and the HEALTHCHECK, as written.
 
-FROM node:20-bookworm-slim AS build
-# better-sqlite3 downloads a prebuilt binary; the compiler is only the fallback when none fits.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim AS build
+# better-sqlite3 13 carries its binaries in the npm package: no compiler is needed.
 RUN corepack enable
 WORKDIR /app
 COPY . .
 RUN pnpm install --frozen-lockfile && pnpm -s build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY --from=build /app /app
 ENV ASTRO_TELEMETRY_DISABLED=1 \
