@@ -3,7 +3,7 @@
 // Uses the built package: `npx tsc -b packages/result/tsconfig.json && node schemas/examples/make-envelope.mjs`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { generateSigningKey, signResult, verifyEnvelope } from '../../packages/result/dist/index.js';
+import { generateSigningKey, signResult, verifyEnvelope } from '@redis-benchdb/result';
 
 const here = (p) => new URL(p, import.meta.url);
 
@@ -15,7 +15,7 @@ export function makeEnvelope() {
   const result = JSON.parse(readFileSync(here(ENVELOPE_SOURCE), 'utf8'));
   const envelope = signResult(result, generateSigningKey().privateKeyPem);
   const check = verifyEnvelope(envelope);
-  if (!check.ok) throw new Error(`the new envelope does not verify: ${check.reason}`);
+  if (!check.ok) throw new Error(`the new envelope does not verify: ${check.message}`);
   return envelope;
 }
 

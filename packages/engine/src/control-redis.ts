@@ -28,7 +28,12 @@ export class ControlRedis extends Redis {
   /** Open (lazily, as RedisOptions.lazyConnect says) a guarded connection to `server` (its name, for messages). */
   static create(options: RedisOptions, server: string): ControlRedis {
     const link: { redis: ControlRedis | null } = { redis: null };
-    const redis = new ControlRedis({ ...options, Connector: guardedConnector(server, link) });
+    // RESP2 shapes (control.ts asks for protocol 2): the one mapping ioredis 6 allows with it.
+    const redis = new ControlRedis({
+      ...options,
+      replyMapping: 'legacy',
+      Connector: guardedConnector(server, link),
+    });
     redis.server = server;
     link.redis = redis;
     return redis;
@@ -116,7 +121,8 @@ function guardedConnector(server: string, link: { redis: ControlRedis | null }) 
             return;
           }
           const where = o.path ? { path: o.path } : { host: o.host ?? '127.0.0.1', port: o.port ?? 6379 };
-          const stream = o.tls ? tls.connect({ ...where, ...o.tls }) : net.connect(where);
+          // control.ts gives TLS options as an object (ioredis 6 also takes a profile name: not used here).
+          const stream = typeof o.tls === 'object' ? tls.connect({ ...where, ...o.tls }) : net.connect(where);
           stream.once('error', (err) => {
             this.firstError = err;
           });

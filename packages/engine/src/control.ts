@@ -155,6 +155,10 @@ function toIoredisOptions(t: Target): RedisOptions {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    // ioredis 6 opens with HELLO 3 unless told otherwise: the control connection speaks RESP2, as the
+    // measured connections do, so the server sees one protocol, its commandstats no HELLO, and the
+    // guard's reply reader (built for RESP2 replies) reads every reply.
+    protocol: 2,
     connectTimeout: 5000,
     // disconnect() otherwise keeps the process alive 2 s after a failed connect.
     disconnectTimeout: 0,

@@ -31,6 +31,13 @@ export {
   stopServers,
 } from './launch/index.js';
 export {
+  bytesText,
+  type ClientMemoryEstimate,
+  estimateClientMemory,
+  estimateServerMemory,
+  RUNNER_BASE_BYTES,
+} from './memory-estimate.js';
+export {
   type Arrival,
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
@@ -47,6 +54,7 @@ export { countPrefix, type KeyStore } from './prefix-keys.js';
 export {
   type FoundRun,
   findRuns,
+  markerHost,
   type RunMarker,
   RunMarkerError,
   removeRun,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { countPrefix, type KeyStore, removePrefix } from './prefix-keys.js';
 
@@ -12,7 +13,11 @@ export interface RunMarker {
   /** `rbdb:<id>:` */
   prefix: string;
   runId: string;
-  /** The client machine's host name and the runner's pid there. */
+  /**
+   * The client machine, as markerHost() names it (a hash, not its host name: anyone who can read the
+   * server's keys reads the marker), and the runner's pid there. A marker of an older runner holds
+   * the host name itself.
+   */
   host: string;
   pid: number;
   startedAt: string;
@@ -27,6 +32,13 @@ export interface FoundRun {
   countComplete: boolean;
   /** The run still renews its alive key (and is not a dead pid on this host). */
   running: boolean;
+  /** The marker was written by a run on this machine. */
+  thisHost: boolean;
+}
+
+/** How a marker names the machine that wrote it: the same on every run there, and not its name. */
+export function markerHost(name = hostname()): string {
+  return `sha256:${createHash('sha256').update(`redis-benchdb run marker\0${name}`).digest('hex').slice(0, 16)}`;
 }
 
 const MARKER_KEY = '__run__';
@@ -50,7 +62,7 @@ export async function markRun(store: KeyStore, prefix: string, runner: string): 
   const marker = `${prefix}${MARKER_KEY}`;
   await store.forKey(marker).redis.hset(marker, {
     runId: m[1]!,
-    host: hostname(),
+    host: markerHost(),
     pid: String(process.pid),
     startedAt: new Date().toISOString(),
     runner,
@@ -116,11 +128,12 @@ export async function findRuns(
     if (!marker) continue;
     const alive = `${prefix}${ALIVE_KEY}`;
     const renewed = (await store.forKey(alive).redis.exists(alive)) === 1;
-    const deadHere = marker.host === hostname() && !pidAlive(marker.pid);
+    const thisHost = marker.host === markerHost() || marker.host === hostname();
+    const deadHere = thisHost && !pidAlive(marker.pid);
     const count = await countPrefix(store, prefix, maxScans);
     // The run's own bookkeeping (marker, alive key) is not what it left behind.
     const keys = Math.max(0, count.keys - 1 - (renewed ? 1 : 0));
-    found.push({ marker, keys, countComplete: count.complete, running: renewed && !deadHere });
+    found.push({ marker, keys, countComplete: count.complete, running: renewed && !deadHere, thisHost });
   }
   return found;
 }

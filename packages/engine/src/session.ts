@@ -92,7 +92,7 @@ export interface RunCellHooks {
   onMeasureEnd?: () => void;
 }
 
-const READ_TESTS = new Set(['GET']);
+export const READ_TESTS = new Set(['GET']);
 
 /** A test that may change the `key:{key}` space a GET preload writes: any on it but GET. */
 const writesKeySpace = (t: TestDefinition): boolean =>
@@ -118,6 +118,12 @@ export class BenchSession {
 
   /** Key spaces already written by a preload, as `size:valueMin-valueMax`. */
   private readonly preloaded = new Set<string>();
+  /**
+   * What the preloads for read cells cost so far: the keys written and the seconds spent, unmeasured.
+   * A short run of the suite spends most of its time here (a million keys, more than once), and the
+   * runner says so rather than leave its length a mystery.
+   */
+  readonly preloadCost = { keys: 0, seconds: 0 };
 
   static async open(target: Target): Promise<BenchSession> {
     const refusal = target.cluster ? clusterTargetRefusal(target) : null;
@@ -228,6 +234,7 @@ export class BenchSession {
     const preloadKey = `${options.keyspaceSize}:${vmin}-${vmax}`;
     if (options.preload && tests.some((t) => READ_TESTS.has(t.name)) && !this.preloaded.has(preloadKey)) {
       const set = findTests(['set']);
+      const started = performance.now();
       await runWorkers(
         this.target,
         {
@@ -253,6 +260,8 @@ export class BenchSession {
         },
         { control: this.meter, ...(signal ? { signal } : {}) },
       );
+      this.preloadCost.keys += options.keyspaceSize;
+      this.preloadCost.seconds += (performance.now() - started) / 1000;
       if (!signal?.aborted) this.preloaded.add(preloadKey);
     }
   }
@@ -263,7 +272,8 @@ export function validateClusterCell(o: CellOptions): void {
   for (const t of cellTests(o).list) validateClusterTest(t, o.keyspaceSize);
 }
 
-function cellTests(o: CellOptions): { list: TestDefinition[]; cycle: number[] } {
+/** The tests a cell sends, and the order it cycles through them. */
+export function cellTests(o: CellOptions): { list: TestDefinition[]; cycle: number[] } {
   if (o.setGetRatio) {
     const [s, g] = o.setGetRatio;
     return {

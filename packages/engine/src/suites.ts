@@ -9,6 +9,8 @@ export interface SuiteDefinition {
   id: string;
   version: number;
   description: string;
+  /** What a reader of the results should know of the suite's choices. */
+  notes?: string;
   baseline: Partial<CellOptions>;
   profiles: Record<string, SuiteProfile>;
 }

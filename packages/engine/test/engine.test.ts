@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeHistogram } from '@redis-benchdb/result';
+import { holdUnlessBusy } from '@redis-benchdb/testing';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { holdUnlessBusy } from '../../result/test/support/skipped-claim.js';
 import {
   BenchSession,
   type CellOptions,
@@ -296,16 +296,18 @@ describe('the commandstats cross-check and request accounting', () => {
     expect(r.workload.requests).toBe(5000);
   });
 
-  it('with a warm-up, measures fewer requests than the server saw, and still matches', async () => {
+  it('with a warm-up, measures fewer requests than the server saw, and still matches', async ({ task }) => {
     const s = await open(ctx.target);
     const seen: number[] = [];
     const requested: (number | null)[] = [];
-    const r = await s.runCell(timed({ test: 'SET', keyspaceSize: 100, warmupSec: 0.3, durationSec: 0.5 }), {
-      onProgress: (completed, req) => {
-        seen.push(completed);
-        requested.push(req);
-      },
-    });
+    const { value: r, host } = await withCpuPressure(() =>
+      s.runCell(timed({ test: 'SET', keyspaceSize: 100, warmupSec: 0.3, durationSec: 0.5 }), {
+        onProgress: (completed, req) => {
+          seen.push(completed);
+          requested.push(req);
+        },
+      }),
+    );
     expect(r.error).toBeNull();
     expect(r.incomplete).toBe(false);
     expect(r.requested).toBeNull();
@@ -314,9 +316,15 @@ describe('the commandstats cross-check and request accounting', () => {
     expect(r.crossCheck.observed).toBe(r.crossCheck.expected);
     expect(r.completed).toBeLessThan(r.crossCheck.expected);
     expect(r.latencyUs.count).toBe(r.completed);
-    // Measured over the duration, not over warm-up plus duration.
+    // Measured over the duration, not over warm-up plus duration: at least the warm-up's 0.3 s however
+    // busy the host; under the 0.8 s of both only on a quiet one (a busy host stretches any phase).
     expect(r.durationSec).toBeGreaterThan(0.3);
-    expect(r.durationSec).toBeLessThan(0.75);
+    holdUnlessBusy(
+      { task },
+      host,
+      'the measured phase under 0.75 s (the asked 0.5 s, without the warm-up)',
+      () => expect(r.durationSec).toBeLessThan(0.75),
+    );
     // Progress is reported while it runs, for the measured phase only.
     expect(seen.length).toBeGreaterThan(0);
     expect(Math.max(...seen)).toBeLessThanOrEqual(r.completed);

@@ -7,6 +7,7 @@ import {
   DEFAULT_TARGET,
   findRuns,
   type LaunchedServer,
+  markerHost,
   startServer,
   type Target,
 } from '../dist/index.js';
@@ -79,11 +80,14 @@ describe('findRuns', () => {
       for (let i = 0; i < 12_000; i++) await redis.set(`${s.prefix}k${i}`, 'v');
       const [mine] = await findRuns(control);
       expect(mine).toMatchObject({ keys: 12_000, running: true });
+      // The machine is named by a hash: the marker, readable by anyone with the server's keys, never holds its name.
+      expect(mine).toMatchObject({ thisHost: true });
       expect(mine!.marker).toMatchObject({
-        host: hostname(),
+        host: markerHost(),
         pid: process.pid,
         runner: 'redis-benchdb test',
       });
+      expect(Object.values(await redis.hgetall(`${s.prefix}__run__`))).not.toContain(hostname());
 
       // Stopped before any batch: the alive key goes (the run is over), data and marker stay.
       const stopped = await s.removeKeys(AbortSignal.abort());

@@ -1,5 +1,5 @@
+import { skippedOnBusyHost } from '@redis-benchdb/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { skippedOnBusyHost } from '../../result/test/support/skipped-claim.js';
 import {
   BenchSession,
   type CellOptions,

@@ -8,6 +8,8 @@ import {
   CPU_STEAL_FRACTION,
   type InterferenceFigures,
   otherWorkUnknown,
+  spreadKindOf,
+  spreadText,
 } from '@redis-benchdb/result';
 import type { Warning } from './types.js';
 
@@ -63,7 +65,9 @@ const SINGLE_TRIAL_TOLERANCE = 0.1;
 
 /**
  * The first cell against its repeat at the end of the run: drifted when each median lies outside
- * the other's 95% interval, so neither trial noise in the first nor in the repeat explains it.
+ * the other's spread (ci95Low–ci95High: the caller's, by packages/result spread.ts: the 95% interval
+ * of the median from 6 trials, else the range of the trials), so neither trial noise in the first nor
+ * in the repeat explains it.
  */
 export function driftCheck(cell: string, first: DriftFigures['first'], repeat: DriftFigures['repeat']) {
   const ratio = first.median > 0 ? Math.round((repeat.median / first.median) * 1e4) / 1e4 : 0;
@@ -81,9 +85,10 @@ export function driftCheck(cell: string, first: DriftFigures['first'], repeat: D
 /** The run's DRIFT warning, or null when the repeat agreed. */
 export function driftWarning(d: DriftFigures): Warning | null {
   if (!d.drifted) return null;
+  // Named by what it is: with fewer than 6 trials no interval of the median reaches 95%, so it is a range.
   const range = (s: DriftFigures['first']) =>
     s.trialCount > 1
-      ? `${fmt(s.median)} ops/s (95% CI ${fmt(s.ci95Low)}–${fmt(s.ci95High)}, ${s.trialCount} trials)`
+      ? `${fmt(s.median)} ops/s (${spreadText({ kind: spreadKindOf(s.trialCount), n: s.trialCount }, 'trial')} ${fmt(s.ci95Low)}–${fmt(s.ci95High)})`
       : `${fmt(s.median)} ops/s (1 trial)`;
   // About the whole run (every cell between the two measurements), so not a cell warning.
   return {

@@ -225,7 +225,7 @@ function cpuFacts({ root, platform, host, linux, siFacts, notLinux }: Probe) {
     : freq?.baseMhz.value != null
       ? freq.baseMhz
       : missing(
-          `the CPU model string has no '@ …GHz' and ${freq?.baseMhz.reason ?? notLinuxReason(platform)}`,
+          `the CPU model string has no '@ ...GHz' and ${freq?.baseMhz.reason ?? notLinuxReason(platform)}`,
         );
   const maxMhz = firstKnown<number>(
     freq?.maxMhz ?? notLinux,

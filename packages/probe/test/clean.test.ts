@@ -46,11 +46,11 @@ describe('probes clean what they read', () => {
     const m = await probeMachine({ root, platform: 'linux', env: {} });
     expect(m.cpu.model).toMatch(/^Intel\(R\) AMD EPYC 7763 64-Core Processor 64-Core/);
     expect(Array.from(m.cpu.model!)).toHaveLength(TEXT_MAX.cpuModel);
-    expect(m.cpu.model!.endsWith('…')).toBe(true);
+    expect(m.cpu.model!.endsWith('...')).toBe(true);
     expect(m.cpu.vendor).toBe('GenuineIntel');
     expect(m.os.distro).toBe('Debian GNU/Linux');
     expect(m.os.release).toBe('12');
-    expect(m.os.kernel).toMatch(/^6\.1\.0-x+…$/);
+    expect(m.os.kernel).toMatch(/^6\.1\.0-x+\.\.\.$/);
     expect(m.mitigations).toEqual({ spectre_v2: 'Mitigation: Retpolines' });
     for (const [where, s] of strings(m)) expect(findForbiddenChar(s), where).toBeUndefined();
   });

@@ -1,3 +1,5 @@
+import { MIN_VALUES_FOR_MEDIAN_CI, spreadKindOf, spreadText } from './spread.js';
+
 /**
  * Which cells count towards an aggregate: a ranking, an explorer bar, a headline, an over-time line,
  * a rank. One rule for every view (site, read API, CLI), so a figure that is not the server's own
@@ -8,7 +10,9 @@
  *   - ERRORS: most replies were errors;
  *   - incomplete: the cell (or its run) did not finish;
  *   - a commandstats mismatch: the server did not count the commands the client sent;
- *   - CLIENT_BOUND, for a figure that ranks servers: the client, not the server, was the limit.
+ *   - CLIENT_BOUND, for a figure that ranks servers: the client, not the server, was the limit;
+ *   - PROVISIONAL, OUTLIER: the result's standing (corroboration.ts): nothing independent has vouched
+ *     for its signer's figures yet, or they lie beyond 3 MADs of its kind's admitted results.
  * UNSTABLE is not a reason: its figure is the server's, with a wider interval, which the view shows.
  */
 export const ADMISSION_REASONS = [
@@ -20,6 +24,8 @@ export const ADMISSION_REASONS = [
   'INCOMPLETE',
   'COMMANDSTATS_MISMATCH',
   'CLIENT_BOUND',
+  'OUTLIER',
+  'PROVISIONAL',
 ] as const;
 export type AdmissionReason = (typeof ADMISSION_REASONS)[number];
 
@@ -33,6 +39,8 @@ export const ADMISSION_REASON_TEXT: Record<AdmissionReason, string> = {
   INCOMPLETE: 'incomplete',
   COMMANDSTATS_MISMATCH: 'commandstats mismatch',
   CLIENT_BOUND: 'client-bound',
+  OUTLIER: 'outlier',
+  PROVISIONAL: 'provisional (not yet corroborated)',
 };
 
 export interface AdmissionInput {
@@ -74,17 +82,18 @@ export function leftOutText(reasonsByResult: ReadonlyMap<string, readonly Admiss
 }
 
 /**
- * How a figure over several results states its spread: a 95% confidence interval of the median only
- * from MIN_RESULTS_FOR_MEDIAN_CI results on (order statistics reach 95% coverage at 6 values: with 5
- * or fewer the "interval" would be the whole range), else the range of the k results, called so.
+ * How a figure states its spread (spread.ts): a 95% interval of the median only from
+ * MIN_RESULTS_FOR_MEDIAN_CI values on (order statistics reach 95% coverage at 6 values: with 5 or
+ * fewer the "interval" would be the whole range), else the range of the k values, called so. One
+ * result's figure is the median of its trials, so its spread is of its `trials`; several results'
+ * figure is the median of their medians, so its spread is of those.
  */
-export const MIN_RESULTS_FOR_MEDIAN_CI = 6;
+export const MIN_RESULTS_FOR_MEDIAN_CI = MIN_VALUES_FOR_MEDIAN_CI;
 
-export function spreadLabel(results: number): string {
-  if (results <= 1) return "95% interval of the result's trials";
-  return results >= MIN_RESULTS_FOR_MEDIAN_CI
-    ? `95% interval of the median of ${results} results`
-    : `range of ${results} results`;
+export function spreadLabel(results: number, trials: number): string {
+  return results <= 1
+    ? spreadText({ kind: spreadKindOf(trials), n: trials }, 'trial')
+    : spreadText({ kind: spreadKindOf(results), n: results }, 'result');
 }
 
 /** What admission reads of one cell of a signed result, as its document records it. */

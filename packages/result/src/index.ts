@@ -11,6 +11,19 @@ export {
 } from './admission.js';
 export { canonicalJson } from './canonical.js';
 export { contentId } from './content-id.js';
+export {
+  type CorroborationInput,
+  corroborate,
+  MIN_MAD_SHARE,
+  MIN_RESULTS_FOR_SPREAD,
+  OUTLIER_MADS,
+  type OutlierDetail,
+  PAIR_BAND,
+  type Standing,
+  spreadTest,
+  standingReason,
+  standingText,
+} from './corroboration.js';
 export { DERIVED_NOTE, derivedWarnings, ioThreadsOverCpus, warningsOf } from './derived-warnings.js';
 export {
   cpuSet,
@@ -103,6 +116,17 @@ export {
   machineIdentity,
 } from './identity.js';
 export {
+  checkIdentityText,
+  describeIdentityTextProblems,
+  IdentityTextError,
+  type IdentityTextErrorCode,
+  type IdentityTextProblem,
+  identityTextProblem,
+  identityTextProblems,
+  importedIdentityTextProblems,
+  normalizeIdentityText,
+} from './identity-text.js';
+export {
   ImportError,
   type ImportOptions,
   msToUs,
@@ -141,6 +165,7 @@ export {
   MAX_JSON_DEPTH,
 } from './json-structure.js';
 export { medianCiOrderStatistics, type OrderStatisticCi } from './median-ci.js';
+export { describeProblems, type Problem } from './problem.js';
 export { resultCellAdmission } from './result-admission.js';
 export {
   compileSchemas,
@@ -163,10 +188,21 @@ export {
   type SignatureCheck,
   type SigningKey,
   signResult,
-  type VerifyOutcome,
-  verifyEnvelope,
-  verifyEnvelopeText,
 } from './sign.js';
+export {
+  intervalDecimals,
+  intervalText,
+  MIN_VALUES_FOR_MEDIAN_CI,
+  multiplicityNote,
+  multiplicityOf,
+  ratioText,
+  type Spread,
+  type SpreadKind,
+  type SpreadUnit,
+  spreadKindOf,
+  spreadOf,
+  spreadText,
+} from './spread.js';
 export {
   type BootstrapOptions,
   bootstrapMedianCi,
@@ -176,8 +212,11 @@ export {
   isUnstable,
   mean,
   median,
+  type PairedCell,
   type PairedRatio,
+  pairedCellRatio,
   pairedRatio,
+  pairedRounds,
   sampleStdDev,
   seededRandom,
   summarizeTrials,
@@ -186,6 +225,21 @@ export {
   tQuantile975,
   UNSTABLE_CV,
 } from './stats.js';
+export { MAX_RESULT_HISTOGRAM_BYTES } from './submission/histogram-agreement.js';
+export {
+  checkNumbers,
+  checkPlausibility,
+  PLAUSIBILITY_LIMITS,
+  type PlausibilityOptions,
+} from './submission/plausibility.js';
+export type { PlausibilityProblem } from './submission/plausibility-problem.js';
+export {
+  CLOCK_SKEW_MS,
+  checkSubmittedResult,
+  identityTextRefusal,
+  type SubmissionCheckOptions,
+  type SubmissionCode,
+} from './submission/submitted-result.js';
 export {
   cleanNullableText,
   cleanText,
@@ -199,6 +253,7 @@ export {
   BUSY_HOST_OTHER_CPU_FRACTION,
   betweenRunNoise,
   CPU_STEAL_FRACTION,
+  comparePair,
   DEFAULT_BETWEEN_RUN_CV,
   describeNoise,
   flaggedVerdict,
@@ -211,12 +266,21 @@ export {
   noiseFromMoments,
   noVerdictWarnings,
   otherWorkUnknown,
+  type PairComparison,
+  type PairedEvidence,
   pairedVerdict,
   unpairedVerdict,
   type Verdict,
   type VerdictCell,
   type VerdictRule,
 } from './verdict.js';
+export {
+  type VerifyCode,
+  type VerifyFailure,
+  type VerifyOutcome,
+  verifyEnvelope,
+  verifyEnvelopeText,
+} from './verify.js';
 export {
   CROSS_CHECK_SHORTFALL_TOLERANCE,
   crossCheckShortfall,

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { envelopeV1Schema, importedV1Schema, resultV1Schema } from './generated/schemas.js';
+import type { Problem } from './problem.js';
 import { findForbiddenChar } from './text.js';
 
 // ajv and ajv-formats are CommonJS: under NodeNext the default import is `module.exports`, which
@@ -13,12 +14,14 @@ export const RESULT_SCHEMA_ID = 'redis-benchdb/result.v1';
 export const ENVELOPE_SCHEMA_ID = 'redis-benchdb/envelope.v1';
 export const IMPORTED_SCHEMA_ID = 'redis-benchdb/imported.v1';
 
-export interface ValidationError {
-  /** JSON Pointer of the offending value, e.g. `/cells/0/opsPerSec/median`; '' is the document. */
-  path: string;
-  /** The path, then what is wrong: `/runner/version: must be string`. */
-  message: string;
-}
+/**
+ * One schema error, coded by the rule it broke: the JSON Schema keyword in capitals (`required` is
+ * REQUIRED, `additionalProperties` ADDITIONAL_PROPERTIES), or UNSUPPORTED_SCHEMA for a document of
+ * another kind or version. `path` is the JSON Pointer of the offending value, e.g.
+ * `/cells/0/opsPerSec/median` ('' is the document); `message` the path, then what is wrong:
+ * `/runner/version: must be string`.
+ */
+export type ValidationError = Problem;
 
 export type ValidationOutcome = { ok: true } | { ok: false; errors: ValidationError[] };
 
@@ -100,7 +103,8 @@ function wrongSchema(doc: unknown, expected: string): ValidationOutcome | undefi
     typeof actual === 'string' && actual.startsWith('redis-benchdb/')
       ? ` (this is "${actual}": a different kind of document, or a version this code does not know)`
       : '';
-  return { ok: false, errors: [{ path: '/schema', message: `/schema: must be "${expected}"${hint}` }] };
+  const message = `/schema: must be "${expected}"${hint}`;
+  return { ok: false, errors: [{ code: 'UNSUPPORTED_SCHEMA', path: '/schema', message }] };
 }
 
 function run(kind: keyof Validators, doc: unknown): ValidationOutcome {
@@ -151,10 +155,15 @@ function describeErrors(raw: ErrorObject[], doc: unknown): ValidationError[] {
     const message = `${path || '(document)'}: ${text}`;
     if (seen.has(message)) continue;
     seen.add(message);
-    out.push({ path, message });
+    out.push({ code: ruleCode(e.keyword), path, message });
     if (out.length >= MAX_VALIDATION_ERRORS) break;
   }
   return out;
+}
+
+/** The rule an error broke, as a code: the keyword in capitals, `maxLength` as MAX_LENGTH. */
+function ruleCode(keyword: string): string {
+  return keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
 /**

@@ -9,8 +9,9 @@ import {
 } from 'node:crypto';
 import { canonicalJson } from './canonical.js';
 import type { EnvelopeV1, ResultV1 } from './generated/result-v1.js';
-import { checkJsonStructure, JsonStructureError, type JsonStructureErrorCode } from './json-structure.js';
-import { ENVELOPE_SCHEMA_ID, type ValidationOutcome, validateEnvelope, validateResult } from './schema.js';
+import { checkIdentityText } from './identity-text.js';
+import { describeProblems } from './problem.js';
+import { ENVELOPE_SCHEMA_ID, validateResult } from './schema.js';
 
 export interface SigningKey {
   /** PKCS#8 PEM. Keep it private: it never goes into an envelope. */
@@ -18,11 +19,6 @@ export interface SigningKey {
   /** SPKI PEM. */
   publicKeyPem: string;
 }
-
-export type VerifyOutcome =
-  | { ok: true; result: ResultV1; keyFingerprint: string }
-  /** `code` is set when the text itself was refused (duplicate keys, too deep), before any other check. */
-  | { ok: false; reason: string; code?: JsonStructureErrorCode };
 
 /** A new Ed25519 key pair. */
 export function generateSigningKey(): SigningKey {
@@ -63,7 +59,9 @@ export function keyFingerprint(publicKey: string | Uint8Array): string {
  */
 export function signResult(result: unknown, privateKeyPem: string): EnvelopeV1 {
   const valid = validateResult(result);
-  if (!valid.ok) throw new Error(`cannot sign an invalid result: ${summarize(valid)}`);
+  if (!valid.ok) throw new Error(`cannot sign an invalid result: ${describeProblems(valid.errors)}`);
+  // Before it is signed, when it can still be changed: no service would take it (identity-text.ts).
+  checkIdentityText(result as ResultV1);
   const privateKey = ed25519(createPrivateKey(privateKeyPem), 'private');
   const raw = rawPublicKey(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString());
   const fingerprint = keyFingerprint(raw);
@@ -80,110 +78,8 @@ export function signResult(result: unknown, privateKeyPem: string): EnvelopeV1 {
   };
 }
 
-/**
- * Check an envelope, in order: its shape (envelope.v1), that the fingerprint is the key's, the
- * signature over the exact payload bytes, that the payload is JSON and canonical (so one result
- * has one payload), that the payload is a valid result.v1, and that the key it binds (results signed
- * from 2026-11-28 on bind one) is the key that signed it. The reason names the first failure.
- *
- * It proves the document is unchanged since someone holding this key signed it: who that is, and
- * whether to trust the key, is the caller's business (compare `keyFingerprint`).
- */
-export function verifyEnvelope(envelope: unknown): VerifyOutcome {
-  const shape = validateEnvelope(envelope);
-  if (!shape.ok) return fail(`envelope schema: ${summarize(shape)}`);
-  const env = envelope as EnvelopeV1;
-
-  // The schema's patterns fix the lengths; the round trip also rejects base64 whose unused low bits
-  // are set, which would decode to the same bytes and so let a changed character pass.
-  const publicKey = strictBase64(env.publicKey, 32);
-  if (!publicKey) return fail('publicKey is not the base64 of 32 bytes');
-  const signature = strictBase64(env.signature, 64);
-  if (!signature) return fail('signature is not the base64 of 64 bytes');
-  if (keyFingerprint(publicKey) !== env.keyFingerprint)
-    return fail('key fingerprint does not match the public key');
-
-  let key: KeyObject;
-  try {
-    key = createPublicKey({
-      key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') },
-      format: 'jwk',
-    });
-  } catch {
-    return fail('publicKey is not an Ed25519 public key');
-  }
-  let signed: boolean;
-  try {
-    signed = verify(null, Buffer.from(env.payload, 'utf8'), key, signature);
-  } catch {
-    signed = false;
-  }
-  if (!signed) return fail('signature does not match the payload (the file was changed after signing)');
-
-  let result: unknown;
-  try {
-    // Before JSON.parse, which would keep the last of two keys and take seconds on deep nesting.
-    checkJsonStructure(env.payload, 'payload');
-  } catch (e) {
-    if (e instanceof JsonStructureError) return { ok: false, reason: e.message, code: e.code };
-    throw e;
-  }
-  try {
-    result = JSON.parse(env.payload);
-  } catch {
-    return fail('payload is not valid JSON');
-  }
-  let canonical: string | undefined;
-  try {
-    canonical = canonicalJson(result);
-  } catch {
-    canonical = undefined;
-  }
-  if (canonical !== env.payload) return fail('payload is not canonical JSON');
-
-  const valid = validateResult(result);
-  if (!valid.ok) return fail(`result schema: ${summarize(valid)}`);
-  // Results signed before 2026-11-28 bind no key, and verify as they always did.
-  const bound = (result as ResultV1).keyFingerprint;
-  if (bound !== undefined && bound !== env.keyFingerprint)
-    return fail(
-      `key binding: the result is bound to the key ${bound} but signed by ${env.keyFingerprint}: a result re-signed by another key is not its measurer's; submit the file your own run signed`,
-    );
-  return { ok: true, result: result as ResultV1, keyFingerprint: env.keyFingerprint };
-}
-
-/**
- * verifyEnvelope for an envelope as text (a file, a request body): first refuses duplicate keys and
- * deep nesting in the text itself, which JSON.parse would hide (an envelope with two `payload`
- * keys carries one that was not signed). Use this, not JSON.parse and verifyEnvelope, for input.
- */
-export function verifyEnvelopeText(text: string): VerifyOutcome {
-  try {
-    checkJsonStructure(text, 'envelope');
-  } catch (e) {
-    if (e instanceof JsonStructureError) return { ok: false, reason: e.message, code: e.code };
-    throw e;
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return fail(`not JSON (${(e as Error).message.replace(/\s+/g, ' ')}): was the file cut short or edited?`);
-  }
-  return verifyEnvelope(doc);
-}
-
-function fail(reason: string): VerifyOutcome {
-  return { ok: false, reason };
-}
-
-function summarize(outcome: Extract<ValidationOutcome, { ok: false }>): string {
-  const first = outcome.errors.slice(0, 3).map((e) => e.message);
-  const more = outcome.errors.length - first.length;
-  return first.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
-}
-
-function strictBase64(text: string, bytes: number): Buffer | undefined {
+/** The bytes `text` is the strict base64 of, when they are `bytes` long; anything else is undefined. */
+export function strictBase64(text: string, bytes: number): Buffer | undefined {
   const buf = Buffer.from(text, 'base64');
   return buf.length === bytes && buf.toString('base64') === text ? buf : undefined;
 }

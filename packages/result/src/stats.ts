@@ -278,6 +278,45 @@ export function pairedRatio(
   return { n, ratio: Math.exp(m), ci95Low: Math.exp(m - half), ci95High: Math.exp(m + half) };
 }
 
+/**
+ * The paired ratio of two cells of one interleaved run group: trial i of each ran in round i + 1, so
+ * they pair up; rounds where either got no throughput (a trial cut short at once) are left out. Null
+ * when no round pairs. The CLI's group table and the site read a group through this one function.
+ */
+export function pairedRounds(
+  a: readonly number[],
+  b: readonly number[],
+  level: ConfidenceLevel = 0.95,
+): PairedRatio | null {
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i]! > 0 && b[i]! > 0) {
+      x.push(a[i]!);
+      y.push(b[i]!);
+    }
+  }
+  return x.length > 0 ? pairedRatio(x, y, level) : null;
+}
+
+/** What pairedCellRatio reads of a cell: each trial's throughput, trial i from round i + 1. */
+export interface PairedCell {
+  trials: readonly { opsPerSec: number }[];
+}
+
+/**
+ * Member over baseline for one cell of an interleaved group, round by round (pairedRounds); null when
+ * no round pairs. The runner's group table, the site's tests and the dataset scripts pair cells here.
+ */
+export function pairedCellRatio(
+  base: PairedCell,
+  other: PairedCell,
+  level: ConfidenceLevel = 0.95,
+): PairedRatio | null {
+  const ops = (c: PairedCell) => c.trials.map((t) => t.opsPerSec);
+  return pairedRounds(ops(base), ops(other), level);
+}
+
 /** mulberry32 seeded with `seed`: floats in [0, 1), the same sequence for the same seed everywhere. */
 export function seededRandom(seed: number): () => number {
   if (!Number.isFinite(seed)) throw new RangeError(`seededRandom: seed must be finite, got ${String(seed)}`);

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noControlCharactersInRegex: finding control characters is what this file is for.
 import { resultV1Schema } from './generated/schemas.js';
+import { normalizeIdentityText } from './identity-text.js';
 
 /**
  * Free text in a result (a CPU model, a server version, a label) is shown on the site, in a
@@ -73,17 +74,20 @@ const SPACES = /[\s\u0085]+/gu;
 
 /**
  * Text a probe read (a CPU model from /proc/cpuinfo, INFO's os, a hostname), made fit for a
- * single-line free-text field: control and bidi characters removed, every run of white space one
- * space, trimmed, and at most `max` code points (a cut string ends in `…`). No I/O.
+ * single-line free-text field: control, bidi, invisible and format characters removed, Unicode NFKC
+ * (identity-text.ts: what signing and ingest require of names of kinds and versions), every run of
+ * white space one space, trimmed, and at most `max` code points (a cut string ends in `…`). No I/O.
  */
 export function cleanText(text: string, max: number): string {
-  const clean = text.replace(STRIP, '').replace(SPACES, ' ').trim();
+  const clean = normalizeIdentityText(text.replace(STRIP, '')).replace(SPACES, ' ').trim();
   const chars = Array.from(clean);
   if (chars.length <= max) return clean;
+  // Three dots, not U+2026: the ellipsis is not in NFKC, so a cut identity field would fail the normal
+  // form it was cleaned to (identity-text.ts) and the runner would refuse to sign its own result.
   return `${chars
-    .slice(0, Math.max(0, max - 1))
+    .slice(0, Math.max(0, max - 3))
     .join('')
-    .trimEnd()}…`;
+    .trimEnd()}...`;
 }
 
 /** cleanText for a nullable field: null stays null, and so does text that cleans to nothing. */

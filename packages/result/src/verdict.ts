@@ -1,4 +1,5 @@
 import { type BetweenRunNoise, describeNoise, noiseBand } from './noise.js';
+import { intervalText } from './spread.js';
 
 // The browser's one entry to the rules (package export "./verdict"): the noise figures come with them.
 export {
@@ -11,6 +12,21 @@ export {
   noiseBand,
   noiseFromMoments,
 } from './noise.js';
+export {
+  intervalDecimals,
+  intervalText,
+  MIN_VALUES_FOR_MEDIAN_CI,
+  multiplicityNote,
+  multiplicityOf,
+  ratioText,
+  type Spread,
+  type SpreadKind,
+  type SpreadUnit,
+  spreadKindOf,
+  spreadOf,
+  spreadText,
+} from './spread.js';
+export { type PairedRatio, pairedRatio, pairedRounds } from './stats.js';
 
 /**
  * When a comparison may say "faster" or "slower", and why it says what it says. One set of rules
@@ -110,7 +126,7 @@ export type VerdictRule =
   | 'flagged'
   /** Single trials (or imported figures): no interval to judge by. */
   | 'no-interval'
-  /** The two cells' 95% intervals overlap. */
+  /** The two sides' spreads overlap (each a 95% interval of its median, or the range of its values: spread.ts). */
   | 'intervals-overlap'
   /** The intervals are apart, but the difference is inside the between-run noise band. */
   | 'within-noise'
@@ -134,8 +150,11 @@ export interface Verdict {
 /** What the rules read of one side of a comparison. */
 export interface VerdictCell {
   median: number;
-  ci95Low: number | null;
-  ci95High: number | null;
+  /** Its spread (spread.ts): a 95% interval of the median from 6 values, else their range; null for none. */
+  low: number | null;
+  high: number | null;
+  /** What low–high is, as the reader sees it ("range of 3 trials"): the verdict's text names it. */
+  spread: string;
   /** Its no-verdict warnings (noVerdictWarnings). */
   warnings: readonly string[];
   /** The between-run noise of its environment and workload. */
@@ -156,8 +175,10 @@ export function flaggedVerdict(base: readonly string[], other: readonly string[]
 
 /**
  * Two results that did not run together (or a group that did not interleave): "faster" or "slower"
- * only when the two cells' 95% intervals are apart AND the ratio of their medians lies outside the
- * between-run noise band of their environments (noiseBand); no verdict on a flagged cell.
+ * only when the two sides' spreads are apart AND the ratio of their medians lies outside the
+ * between-run noise band of their environments (noiseBand); no verdict on a flagged cell. A spread is
+ * a 95% interval of the median from 6 values on, else the whole range of the values (spread.ts): a
+ * range holds the interval, so the rule on ranges is the stricter one, never the looser.
  */
 export function unpairedVerdict(base: VerdictCell, other: VerdictCell): Verdict {
   const flagged = flaggedVerdict(base.warnings, other.warnings);
@@ -167,12 +188,12 @@ export function unpairedVerdict(base: VerdictCell, other: VerdictCell): Verdict 
     rule,
     text: `no verdict: ${why}`,
   });
-  const { ci95Low: bl, ci95High: bh } = base;
-  const { ci95Low: ol, ci95High: oh } = other;
+  const { low: bl, high: bh } = base;
+  const { low: ol, high: oh } = other;
   if (bl === null || bh === null || ol === null || oh === null || (bl === bh && ol === oh))
-    return none('no-interval', 'single trials, no interval to judge by');
-  if (!(ol > bh || oh < bl))
-    return none('intervals-overlap', "the two 95% intervals overlap (each run's own noise)");
+    return none('no-interval', 'single trials, no spread to judge by');
+  const spreads = spreadsText(base, other);
+  if (!(ol > bh || oh < bl)) return none('intervals-overlap', `${spreads} overlap (each run's own noise)`);
   const diff = other.median / base.median - 1;
   const band = noiseBand(base.noise, other.noise);
   // The band in the difference's own terms: a factor either way, so its two ends differ as percentages.
@@ -183,8 +204,15 @@ export function unpairedVerdict(base: VerdictCell, other: VerdictCell): Verdict 
   return {
     outcome,
     rule: 'beyond-noise',
-    text: `${outcome}: difference ${signedPct(diff)} beyond ${noise}; 95% intervals apart`,
+    text: `${outcome}: difference ${signedPct(diff)} beyond ${noise}; ${spreads} apart`,
   };
+}
+
+/** "the two ranges of 3 trials", "the two spreads (range of 3 trials; 95% interval of the median of 6 trials)". */
+function spreadsText(a: VerdictCell, b: VerdictCell): string {
+  if (a.spread === b.spread)
+    return `the two ${a.spread.replace(/^range of/, 'ranges of').replace(/^95% interval/, '95% intervals')}`;
+  return `the two spreads (baseline: ${a.spread}; this: ${b.spread})`;
 }
 
 function noiseText(a: BetweenRunNoise, b: BetweenRunNoise): string {
@@ -210,7 +238,7 @@ export function pairedVerdict(
       rule: 'paired-one-round',
       text: 'no verdict: one round, no paired interval',
     };
-  const interval = `paired interval ${paired.ci95Low.toFixed(2)}–${paired.ci95High.toFixed(2)}`;
+  const interval = `paired interval ${intervalText(paired.ci95Low, paired.ci95High)}`;
   const rounds = `${paired.n} round${paired.n === 1 ? '' : 's'}`;
   if (paired.ci95Low > 1 || paired.ci95High < 1) {
     const outcome = paired.ci95Low > 1 ? 'faster' : 'slower';
@@ -220,5 +248,78 @@ export function pairedVerdict(
     outcome: 'no verdict',
     rule: 'paired-holds-1',
     text: `no verdict: ${interval} holds 1 (${rounds})`,
+  };
+}
+
+/**
+ * The one comparison of two sides (two results, or two server versions on one machine kind and
+ * configuration) that every view makes: home, version, machine and group pages, the explorer and its
+ * JSON, the compare page and the CLI's group table. Which evidence decides is chosen here, once:
+ *   1. an interleaved run group that holds both: its paired ratio (geometric mean of the per-round
+ *      ratios) with the t-based 95% interval of it, "faster"/"slower" when that interval excludes 1;
+ *   2. else the ratio of the two medians, "faster"/"slower" only when the two sides' spreads are apart
+ *      and the ratio is beyond the between-run noise (unpairedVerdict). The ratio of medians has no
+ *      interval of its own: none is given.
+ * Both rules give no verdict on a flagged cell. Across machine kinds or configurations no view calls
+ * this: the ratio measures the machine as much as the server.
+ */
+
+/** A run group's paired evidence for the pair: what pairedRatio gives, and the group it came from. */
+export interface PairedEvidence {
+  n: number;
+  ratio: number;
+  ci95Low: number | null;
+  ci95High: number | null;
+  groupId: string | null;
+  /**
+   * The no-verdict warnings of the two cells the group measured, where a side holds more results than
+   * the group's (a server version's bar): the paired verdict reads those cells'. Absent: the sides'.
+   */
+  baseWarnings?: readonly string[];
+  otherWarnings?: readonly string[];
+}
+
+export interface PairComparison {
+  basis: 'paired' | 'unpaired';
+  /** other over base. */
+  ratio: number;
+  /** The paired 95% interval of the ratio (basis paired, two rounds or more); null otherwise. */
+  low: number | null;
+  high: number | null;
+  /** Rounds behind a paired figure; null for unpaired. */
+  rounds: number | null;
+  groupId: string | null;
+  verdict: Verdict;
+}
+
+/** `other` against `base`, by the rule above. Null when the base's median is not positive (no ratio). */
+export function comparePair(
+  base: VerdictCell,
+  other: VerdictCell,
+  paired: PairedEvidence | null,
+): PairComparison | null {
+  if (paired)
+    return {
+      basis: 'paired',
+      ratio: paired.ratio,
+      low: paired.ci95Low,
+      high: paired.ci95High,
+      rounds: paired.n,
+      groupId: paired.groupId,
+      verdict: pairedVerdict(
+        paired,
+        paired.baseWarnings ?? base.warnings,
+        paired.otherWarnings ?? other.warnings,
+      ),
+    };
+  if (!(base.median > 0)) return null;
+  return {
+    basis: 'unpaired',
+    ratio: other.median / base.median,
+    low: null,
+    high: null,
+    rounds: null,
+    groupId: null,
+    verdict: unpairedVerdict(base, other),
   };
 }

@@ -5,7 +5,7 @@ import type { CrossCheck, ResultV1 } from './generated/result-v1.js';
  * (an integer to GET), or whose server counted far fewer calls than the client received replies,
  * measured something other than the command: a proxy or a fake answering on the server's behalf,
  * or a server that replies without running the command. Such a cell gets a WRONG_REPLIES warning
- * from the runner, the run exits non-zero, and ingest refuses the result (db/check-submission.ts).
+ * from the runner, the run exits non-zero, and ingest refuses the result (submission/submitted-result.ts).
  *
  * Redis, Valkey and KeyDB count every call in INFO commandstats, so the counts agree exactly unless
  * someone ran CONFIG RESETSTAT or restarted the server during the cell. More calls than replies is

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { craftHistogram, deflateBombHistogram, emptyRunHistogram } from '@redis-benchdb/testing';
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,7 +14,6 @@ import {
   summarizeCounts,
   summarizeHistogram,
 } from '../src/index.js';
-import { craftHistogram, deflateBombHistogram, emptyRunHistogram } from './support/histograms.js';
 
 function refusal(encoded: string): HistogramError {
   try {

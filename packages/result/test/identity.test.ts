@@ -144,9 +144,11 @@ describe('admission', () => {
   });
 
   it('calls a spread an interval only where one exists', () => {
-    expect(spreadLabel(1)).toBe("95% interval of the result's trials");
-    for (const k of [2, 3, 4, 5]) expect(spreadLabel(k)).toBe(`range of ${k} results`);
-    expect(spreadLabel(6)).toBe('95% interval of the median of 6 results');
+    expect(spreadLabel(1, 3)).toBe('range of 3 trials');
+    expect(spreadLabel(1, 10)).toBe('95% interval of the median of 10 trials');
+    expect(spreadLabel(1, 1)).toBe('1 trial, no spread');
+    for (const k of [2, 3, 4, 5]) expect(spreadLabel(k, 3)).toBe(`range of ${k} results`);
+    expect(spreadLabel(6, 3)).toBe('95% interval of the median of 6 results');
   });
 });
 

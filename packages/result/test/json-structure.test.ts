@@ -1,3 +1,11 @@
+import {
+  body,
+  duplicateFingerprintEnvelope,
+  duplicateKeyPayloadEnvelope,
+  duplicatePayloadEnvelope,
+  nestedPayloadEnvelope,
+  suiteRun,
+} from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
 import {
   checkJsonStructure,
@@ -6,14 +14,6 @@ import {
   verifyEnvelope,
   verifyEnvelopeText,
 } from '../src/index.js';
-import {
-  body,
-  duplicateFingerprintEnvelope,
-  duplicateKeyPayloadEnvelope,
-  duplicatePayloadEnvelope,
-  nestedPayloadEnvelope,
-  suiteRun,
-} from './support/envelopes.js';
 
 function refusal(text: string): JsonStructureError {
   try {
@@ -76,16 +76,16 @@ describe('verifyEnvelopeText', () => {
     expect(verifyEnvelope(JSON.parse(text)).ok).toBe(true); // why the text must be read
     const v = verifyEnvelopeText(text);
     expect(v).toMatchObject({ ok: false, code: 'DUPLICATE_KEY' });
-    expect(v.ok || v.reason).toContain('the envelope has the key "payload" twice at /payload');
+    expect(v.ok || v.message).toContain('the envelope has the key "payload" twice at /payload');
   });
 
   it('refuses a signed payload nested 100,000 deep, and one with a duplicate key', () => {
     expect(verifyEnvelopeText(nestedPayloadEnvelope(100_000))).toMatchObject({ ok: false, code: 'TOO_DEEP' });
     const dup = verifyEnvelopeText(duplicateKeyPayloadEnvelope());
     expect(dup).toMatchObject({ ok: false, code: 'DUPLICATE_KEY' });
-    expect(dup.ok || dup.reason).toContain('the payload has the key "cells" twice at /cells');
+    expect(dup.ok || dup.message).toContain('the payload has the key "cells" twice at /cells');
     const fp = verifyEnvelopeText(duplicateFingerprintEnvelope());
-    expect(fp.ok || fp.reason).toContain('the envelope has the key "keyFingerprint" twice');
+    expect(fp.ok || fp.message).toContain('the envelope has the key "keyFingerprint" twice');
   });
 
   it('passes a real envelope', () => {

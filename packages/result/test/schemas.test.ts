@@ -64,19 +64,20 @@ describe('validation messages', () => {
   const minimal = () =>
     readJson(new URL('minimal.json', examples('valid'))) as ResultV1 & Record<string, unknown>;
 
-  it('reads "<path>: <what is wrong>"', () => {
+  it('reads "<path>: <what is wrong>", coded by the rule broken', () => {
     const doc = minimal();
     (doc.runner as { version: unknown }).version = 1;
     expect(validateResult(doc)).toEqual({
       ok: false,
-      errors: [{ path: '/runner/version', message: '/runner/version: must be string' }],
+      errors: [{ code: 'TYPE', path: '/runner/version', message: '/runner/version: must be string' }],
     });
   });
 
   it('names the document itself when it is not an object', () => {
     const outcome = validateResult([]);
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.errors[0]).toEqual({ path: '', message: '(document): must be object' });
+    if (!outcome.ok)
+      expect(outcome.errors[0]).toEqual({ code: 'TYPE', path: '', message: '(document): must be object' });
   });
 
   it(`reports at most ${MAX_VALIDATION_ERRORS} errors`, () => {
@@ -95,6 +96,7 @@ describe('validation messages', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.errors[0]).toEqual({
+      code: 'MAX_ITEMS',
       path: '/cells',
       message: '/cells: must NOT have more than 256 items',
     });
@@ -114,7 +116,7 @@ describe('validation messages', () => {
     expect(outcome.ok).toBe(false);
     if (!outcome.ok)
       expect(outcome.errors).toEqual([
-        { path: '/cells/30/completed', message: '/cells/30/completed: must be >= 0' },
+        { code: 'MINIMUM', path: '/cells/30/completed', message: '/cells/30/completed: must be >= 0' },
       ]);
   });
 
@@ -131,7 +133,11 @@ describe('validation messages', () => {
     expect(outcome.ok).toBe(false);
     if (!outcome.ok)
       expect(outcome.errors).toEqual([
-        { path: '/cells/0/trials', message: '/cells/0/trials: must NOT have more than 1000 items' },
+        {
+          code: 'MAX_ITEMS',
+          path: '/cells/0/trials',
+          message: '/cells/0/trials: must NOT have more than 1000 items',
+        },
       ]);
   });
 
@@ -143,14 +149,15 @@ describe('validation messages', () => {
     if (!outcome.ok) expect(outcome.errors[0]!.path).toBe('/a~1b~0c');
   });
 
-  it('rejects a result given as an envelope and the reverse, naming /schema', () => {
+  it('rejects a result given as an envelope and the reverse: UNSUPPORTED_SCHEMA at /schema', () => {
     const doc = minimal();
     for (const outcome of [
       validateEnvelope(doc),
       validateResult({ ...doc, schema: 'redis-benchdb/envelope.v1' }),
     ]) {
       expect(outcome.ok).toBe(false);
-      if (!outcome.ok) expect(outcome.errors.map((e) => e.path)).toEqual(['/schema']);
+      if (!outcome.ok)
+        expect(outcome.errors.map((e) => [e.code, e.path])).toEqual([['UNSUPPORTED_SCHEMA', '/schema']]);
     }
   });
 });

@@ -11,7 +11,9 @@ import {
   type ResultV1,
   rawPublicKey,
   signResult,
+  type VerifyCode,
   verifyEnvelope,
+  verifyEnvelopeText,
 } from '../src/index.js';
 
 const example = (name: string): unknown =>
@@ -33,9 +35,12 @@ function envelopeOf(payload: string, privateKeyPem = key.privateKeyPem): Envelop
   };
 }
 
-function reason(outcome: ReturnType<typeof verifyEnvelope>): string {
+/** The failure's message, once its code is the one expected: programs decide by the code. */
+function reason(outcome: ReturnType<typeof verifyEnvelope>, code: VerifyCode): string {
   if (outcome.ok) throw new Error('verified, expected a failure');
-  return outcome.reason;
+  expect(outcome.code).toBe(code);
+  expect(outcome.problems.length).toBeGreaterThan(0);
+  return outcome.message;
 }
 
 describe('keys', () => {
@@ -85,7 +90,7 @@ describe('signResult / verifyEnvelope', () => {
   it('refuses a bound payload re-signed by another key: the copy must change the binding, so its id', () => {
     const other = generateSigningKey();
     const copy = envelopeOf(envelope.payload, other.privateKeyPem);
-    expect(reason(verifyEnvelope(copy))).toBe(
+    expect(reason(verifyEnvelope(copy), 'KEY_MISMATCH')).toBe(
       `key binding: the result is bound to the key ${envelope.keyFingerprint} but signed by ${copy.keyFingerprint}: a result re-signed by another key is not its measurer's; submit the file your own run signed`,
     );
   });
@@ -140,26 +145,30 @@ describe('signResult / verifyEnvelope', () => {
 describe('verifyEnvelope failures', () => {
   it('a bad envelope shape', () => {
     const { signature: _, ...unsigned } = envelope;
-    expect(reason(verifyEnvelope(unsigned))).toBe('envelope schema: /signature: is required but missing');
-    expect(reason(verifyEnvelope(null))).toMatch(/^envelope schema: \(document\): must be object/);
+    expect(reason(verifyEnvelope(unsigned), 'INVALID_ENVELOPE')).toBe(
+      'envelope schema: /signature: is required but missing',
+    );
+    expect(reason(verifyEnvelope(null), 'INVALID_ENVELOPE')).toMatch(
+      /^envelope schema: \(document\): must be object/,
+    );
   });
 
   it('another key signed it (the envelope names the other key)', () => {
     const other = generateSigningKey();
     const forged = { ...envelope, signature: envelopeOf(envelope.payload, other.privateKeyPem).signature };
-    expect(reason(verifyEnvelope(forged))).toBe(
+    expect(reason(verifyEnvelope(forged), 'BAD_SIGNATURE')).toBe(
       'signature does not match the payload (the file was changed after signing)',
     );
   });
 
   it('the fingerprint is not the public key’s', () => {
     const other = keyFingerprint(generateSigningKey().publicKeyPem);
-    expect(reason(verifyEnvelope({ ...envelope, keyFingerprint: other }))).toBe(
+    expect(reason(verifyEnvelope({ ...envelope, keyFingerprint: other }), 'FINGERPRINT_MISMATCH')).toBe(
       'key fingerprint does not match the public key',
     );
     // Swapping in another public key without its fingerprint is caught the same way.
     const otherKey = rawPublicKey(generateSigningKey().publicKeyPem).toString('base64');
-    expect(reason(verifyEnvelope({ ...envelope, publicKey: otherKey }))).toBe(
+    expect(reason(verifyEnvelope({ ...envelope, publicKey: otherKey }), 'FINGERPRINT_MISMATCH')).toBe(
       'key fingerprint does not match the public key',
     );
   });
@@ -167,7 +176,7 @@ describe('verifyEnvelope failures', () => {
   it('a changed payload', () => {
     const changed = envelope.payload.replace('"completed":2000', '"completed":2001');
     expect(changed).not.toBe(envelope.payload);
-    expect(reason(verifyEnvelope({ ...envelope, payload: changed }))).toBe(
+    expect(reason(verifyEnvelope({ ...envelope, payload: changed }), 'BAD_SIGNATURE')).toBe(
       'signature does not match the payload (the file was changed after signing)',
     );
   });
@@ -176,20 +185,27 @@ describe('verifyEnvelope failures', () => {
     const doc = minimal();
     const reordered = JSON.stringify(doc); // schema first, not sorted
     expect(JSON.parse(reordered)).toEqual(doc);
-    expect(reason(verifyEnvelope(envelopeOf(reordered)))).toBe('payload is not canonical JSON');
-    expect(reason(verifyEnvelope(envelopeOf(JSON.stringify(JSON.parse(envelope.payload), null, 1))))).toBe(
+    expect(reason(verifyEnvelope(envelopeOf(reordered)), 'NOT_CANONICAL')).toBe(
       'payload is not canonical JSON',
     );
+    expect(
+      reason(
+        verifyEnvelope(envelopeOf(JSON.stringify(JSON.parse(envelope.payload), null, 1))),
+        'NOT_CANONICAL',
+      ),
+    ).toBe('payload is not canonical JSON');
   });
 
   it('a signed payload that is not JSON', () => {
-    expect(reason(verifyEnvelope(envelopeOf(`${envelope.payload}}`)))).toBe('payload is not valid JSON');
+    expect(reason(verifyEnvelope(envelopeOf(`${envelope.payload}}`)), 'PAYLOAD_NOT_JSON')).toBe(
+      'payload is not valid JSON',
+    );
   });
 
   it('a signed, canonical payload that is not a valid result', () => {
     const doc = minimal() as unknown as { cells: { workload: { pipelineMode: string } }[] };
     doc.cells[0]!.workload.pipelineMode = 'pipelined';
-    expect(reason(verifyEnvelope(envelopeOf(canonicalJson(doc))))).toMatch(
+    expect(reason(verifyEnvelope(envelopeOf(canonicalJson(doc))), 'INVALID_RESULT')).toMatch(
       /^result schema: \/cells\/0\/workload\/pipelineMode: must be one of/,
     );
   });
@@ -204,14 +220,50 @@ describe('verifyEnvelope failures', () => {
     };
     const sig = flipLast(envelope.signature, 2);
     expect(Buffer.from(sig, 'base64')).toEqual(Buffer.from(envelope.signature, 'base64'));
-    expect(reason(verifyEnvelope({ ...envelope, signature: sig }))).toBe(
+    expect(reason(verifyEnvelope({ ...envelope, signature: sig }), 'BAD_SIGNATURE')).toBe(
       'signature is not the base64 of 64 bytes',
     );
     const pub = flipLast(envelope.publicKey, 1);
     expect(Buffer.from(pub, 'base64')).toEqual(Buffer.from(envelope.publicKey, 'base64'));
-    expect(reason(verifyEnvelope({ ...envelope, publicKey: pub }))).toBe(
+    expect(reason(verifyEnvelope({ ...envelope, publicKey: pub }), 'BAD_PUBLIC_KEY')).toBe(
       'publicKey is not the base64 of 32 bytes',
     );
+  });
+});
+
+describe('verifyEnvelope codes for documents of another kind, and the reasons behind a code', () => {
+  it('UNSUPPORTED_SCHEMA for an envelope or a payload of another version', () => {
+    const v2 = verifyEnvelope({ ...envelope, schema: 'redis-benchdb/envelope.v2' });
+    expect(v2).toMatchObject({ ok: false, code: 'UNSUPPORTED_SCHEMA', path: '/schema' });
+    const doc = { ...minimal(), schema: 'redis-benchdb/result.v2' };
+    expect(reason(verifyEnvelope(envelopeOf(canonicalJson(doc))), 'UNSUPPORTED_SCHEMA')).toBe(
+      'unsupported result schema "redis-benchdb/result.v2"; this redis-benchdb supports redis-benchdb/result.v1',
+    );
+  });
+
+  it('NOT_CANONICAL lists the numbers JSON.parse made infinite, each IMPLAUSIBLE at its path', () => {
+    const payload = canonicalJson(minimal()).replace('"completed":2000', '"completed":1e999');
+    const v = verifyEnvelope(envelopeOf(payload));
+    expect(reason(v, 'NOT_CANONICAL')).toBe('payload is not canonical JSON');
+    expect(v.ok || v.problems[0]).toMatchObject({ code: 'IMPLAUSIBLE', path: '/cells/0/completed' });
+  });
+
+  it('INVALID_RESULT and INVALID_ENVELOPE keep each schema error, coded by the rule it broke', () => {
+    const { signature: _, ...unsigned } = envelope;
+    const v = verifyEnvelope(unsigned);
+    expect(v.ok || v.problems).toEqual([
+      { code: 'REQUIRED', path: '/signature', message: '/signature: is required but missing' },
+    ]);
+    expect(v).toMatchObject({ path: '/signature' });
+    const doc = minimal() as unknown as { cells: { workload: { pipelineMode: string } }[] };
+    doc.cells[0]!.workload.pipelineMode = 'pipelined';
+    const r = verifyEnvelope(envelopeOf(canonicalJson(doc)));
+    expect(r.ok || r.problems[0]).toMatchObject({ code: 'ENUM', path: '/cells/0/workload/pipelineMode' });
+  });
+
+  it('MALFORMED_JSON for text that is not JSON', () => {
+    const v = verifyEnvelopeText(`${JSON.stringify(envelope)}}`);
+    expect(v).toMatchObject({ ok: false, code: 'MALFORMED_JSON', path: '' });
   });
 });
 
@@ -225,7 +277,7 @@ describe('a one-byte change anywhere in the envelope file never verifies', () =>
       return 'unparsable';
     }
     const v = verifyEnvelope(parsed);
-    return v.ok ? 'ok' : v.reason;
+    return v.ok ? 'ok' : v.message;
   }
 
   /** Printable ASCII other than `original`: a neighbour in the table and one further off. */
@@ -281,7 +333,8 @@ describe('a one-byte change anywhere in the envelope file never verifies', () =>
 
   it('a multi-byte UTF-8 character in the payload', () => {
     const doc = minimal();
-    doc.environment.client.cpu.model = 'Prozessor™ Ünïcode 処理装置 🚀';
+    // ® rather than ™: signing refuses ™ in a CPU model, a compatibility form of "TM" (identity-text.ts).
+    doc.environment.client.cpu.model = 'Prozessor® Ünïcode 処理装置 🚀';
     const signed = signResult(doc, key.privateKeyPem);
     const file = Buffer.from(JSON.stringify(signed), 'utf8');
     const at = file.indexOf(Buffer.from('Prozessor', 'utf8'));

@@ -4,6 +4,7 @@ import {
   cleanNullableText,
   cleanText,
   findForbiddenChar,
+  identityTextProblem,
   type ResultV1,
   TEXT_MAX,
   validateImported,
@@ -22,9 +23,11 @@ describe('cleanText', () => {
     expect(cleanText('a\u009bb\u007fc\u2028d', 200)).toBe('abc d');
   });
   it('cuts at max code points, ending in an ellipsis, never splitting a surrogate pair', () => {
-    expect(cleanText('AMD EPYC 7763 64-Core Processor', 10)).toBe('AMD EPYC…');
-    expect(cleanText('😀'.repeat(10), 4)).toBe('😀😀😀…');
+    expect(cleanText('AMD EPYC 7763 64-Core Processor', 10)).toBe('AMD EPY...');
+    expect(cleanText('😀'.repeat(10), 4)).toBe('😀...');
     expect(Array.from(cleanText('x'.repeat(1_000_000), TEXT_MAX.cpuModel))).toHaveLength(TEXT_MAX.cpuModel);
+    // A cut CPU model is still in the normal form the runner signs (U+2026 would not be: NFKC makes it ...).
+    expect(identityTextProblem(cleanText('AMD EPYC 7763 64-Core Processor', 10))).toBeNull();
   });
   it('leaves ordinary text alone, including non-Latin scripts and right-to-left letters', () => {
     for (const s of ['redis 7.0.15', 'Apple M2 Pro', 'Kunpeng-920 鲲鹏', 'שרת redis'])
@@ -111,10 +114,10 @@ describe('validation messages for free text', () => {
   it.each(cases)('name the field and say what is wrong with %s', (_, model, text) => {
     const doc = minimal();
     doc.environment.client.cpu.model = model;
-    expect(validateResult(doc)).toEqual({
-      ok: false,
-      errors: [{ path: '/environment/client/cpu/model', message: `/environment/client/cpu/model: ${text}` }],
-    });
+    const path = '/environment/client/cpu/model';
+    // Which rule it broke: the field's length, or its pattern of allowed characters.
+    const code = model.length > 200 ? 'MAX_LENGTH' : 'PATTERN';
+    expect(validateResult(doc)).toEqual({ ok: false, errors: [{ code, path, message: `${path}: ${text}` }] });
   });
   it('a multi-line field accepts newlines and tabs but not a carriage return', () => {
     const doc = readJson('schemas/examples/valid/imported-published-document.json') as { notes: string };

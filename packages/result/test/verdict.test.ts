@@ -8,13 +8,20 @@ import {
   noiseFromMoments,
 } from '../src/noise.js';
 import { pairedRatio } from '../src/stats.js';
-import { noVerdictWarnings, pairedVerdict, unpairedVerdict, type VerdictCell } from '../src/verdict.js';
+import {
+  comparePair,
+  noVerdictWarnings,
+  pairedVerdict,
+  unpairedVerdict,
+  type VerdictCell,
+} from '../src/verdict.js';
 
 const DEFAULT = betweenRunNoise([]);
 
-/** A cell at `median` ops/s with a ±`halfCi` 95% interval, unflagged, default noise unless given. */
+/** A cell at `median` ops/s with a ±`halfCi` 95% interval of 6 trials, unflagged, default noise unless given. */
 function cell(median: number, halfCi = 0.005, noise = DEFAULT, warnings: string[] = []): VerdictCell {
-  return { median, ci95Low: median * (1 - halfCi), ci95High: median * (1 + halfCi), warnings, noise };
+  const spread = '95% interval of the median of 6 trials';
+  return { median, low: median * (1 - halfCi), high: median * (1 + halfCi), spread, warnings, noise };
 }
 
 describe('between-run noise', () => {
@@ -62,7 +69,7 @@ describe('unpaired verdicts (results that did not run together)', () => {
     const faster = unpairedVerdict(cell(100_000), cell(200_000));
     expect(faster).toMatchObject({ outcome: 'faster', rule: 'beyond-noise' });
     expect(faster.text).toMatch(
-      /^faster: difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% .*; 95% intervals apart$/,
+      /^faster: difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% .*; the two 95% intervals of the median of 6 trials apart$/,
     );
     expect(unpairedVerdict(cell(200_000), cell(100_000))).toMatchObject({ outcome: 'slower' });
   });
@@ -84,10 +91,21 @@ describe('unpaired verdicts (results that did not run together)', () => {
     expect(v).toMatchObject({ outcome: 'no verdict', rule: 'intervals-overlap' });
   });
 
+  it('a range of trials is called a range, never a 95% interval, and judged as the stricter spread', () => {
+    const range = (m: number): VerdictCell => ({ ...cell(m, 0.3), spread: 'range of 3 trials' });
+    const v = unpairedVerdict(range(100_000), range(150_000));
+    expect(v.text).toBe("no verdict: the two ranges of 3 trials overlap (each run's own noise)");
+    expect(v.text).not.toContain('95%');
+    const mixed = unpairedVerdict(range(100_000), cell(150_000, 0.3));
+    expect(mixed.text).toBe(
+      "no verdict: the two spreads (baseline: range of 3 trials; this: 95% interval of the median of 6 trials) overlap (each run's own noise)",
+    );
+  });
+
   it('single trials (no interval) are no verdict', () => {
-    const one = (m: number): VerdictCell => ({ ...cell(m), ci95Low: m, ci95High: m });
+    const one = (m: number): VerdictCell => ({ ...cell(m), low: m, high: m });
     expect(unpairedVerdict(one(100), one(200))).toMatchObject({ rule: 'no-interval' });
-    expect(unpairedVerdict({ ...cell(100), ci95Low: null }, cell(200)).rule).toBe('no-interval');
+    expect(unpairedVerdict({ ...cell(100), low: null }, cell(200)).rule).toBe('no-interval');
   });
 
   it('a flagged cell on either side is no verdict, naming the warning and the side', () => {
@@ -116,18 +134,65 @@ describe('paired verdicts (an interleaved group)', () => {
     );
     const v = pairedVerdict(p, [], []);
     expect(v).toMatchObject({ outcome: 'faster', rule: 'paired-excludes-1' });
-    expect(v.text).toBe('faster: paired interval 1.05–1.05 excludes 1 (5 rounds)');
+    expect(v.text).toBe('faster: paired interval 1.050–1.050 excludes 1 (5 rounds)');
   });
 
   it('no verdict when it holds 1, with one round, or on a flagged cell', () => {
     const p = pairedRatio([100, 120, 90, 110], [103, 115, 92, 108]);
     expect(pairedVerdict(p, [], []).text).toMatch(
-      /^no verdict: paired interval 0\.\d\d–1\.\d\d holds 1 \(4 rounds\)$/,
+      /^no verdict: paired interval 0\.\d\d\d–1\.\d\d\d holds 1 \(4 rounds\)$/,
     );
     expect(pairedVerdict(pairedRatio([100], [150]), [], []).rule).toBe('paired-one-round');
     expect(pairedVerdict(null, [], []).rule).toBe('paired-one-round');
     const big = pairedRatio([100, 100, 100], [200, 201, 199]);
     expect(pairedVerdict(big, [], ['CPU_STEAL']).text).toBe("no verdict: CPU_STEAL in this result's cell");
+  });
+
+  it('prints a bound that excludes 1 with the digits it needs never to read 1.000', () => {
+    // The issue's case: 1.0003–1.0816 printed "1.00–1.08" beside "faster".
+    const p = { n: 10, ratio: 1.04, ci95Low: 1.0003, ci95High: 1.0816 };
+    expect(pairedVerdict(p, [], []).text).toBe(
+      'faster: paired interval 1.0003–1.0816 excludes 1 (10 rounds)',
+    );
+    const slower = { n: 10, ratio: 0.95, ci95Low: 0.92, ci95High: 0.99996 };
+    expect(pairedVerdict(slower, [], []).text).toBe(
+      'slower: paired interval 0.92000–0.99996 excludes 1 (10 rounds)',
+    );
+  });
+});
+
+describe('comparePair: the one comparison every view makes', () => {
+  const paired = { n: 10, ratio: 0.95, ci95Low: 0.92, ci95High: 0.987, groupId: 'g1' };
+
+  it('takes the paired evidence where a group holds both, whatever the medians and spreads say', () => {
+    // The issue's explorer case: medians 0.95x with overlapping spreads, the group's paired 0.95x slower.
+    const base = { ...cell(100_000, 0.3), spread: 'range of 3 trials' };
+    const other = { ...cell(95_000, 0.3), spread: 'range of 3 trials' };
+    expect(comparePair(base, other, null)).toMatchObject({
+      basis: 'unpaired',
+      ratio: 0.95,
+      low: null,
+      verdict: { outcome: 'no verdict', rule: 'intervals-overlap' },
+    });
+    expect(comparePair(base, other, paired)).toEqual({
+      basis: 'paired',
+      ratio: 0.95,
+      low: 0.92,
+      high: 0.987,
+      rounds: 10,
+      groupId: 'g1',
+      verdict: {
+        outcome: 'slower',
+        rule: 'paired-excludes-1',
+        text: 'slower: paired interval 0.920–0.987 excludes 1 (10 rounds)',
+      },
+    });
+  });
+
+  it('keeps the no-verdict flags on the paired rule, and gives no ratio over a zero median', () => {
+    const flagged = comparePair(cell(100, 0.005, DEFAULT, ['UNSTABLE']), cell(95), paired);
+    expect(flagged?.verdict.rule).toBe('flagged');
+    expect(comparePair(cell(0), cell(95), null)).toBeNull();
   });
 });
 

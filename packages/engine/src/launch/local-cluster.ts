@@ -76,6 +76,7 @@ export async function startLocalCluster(opts: LocalClusterOptions = {}): Promise
         lazyConnect: true,
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
+        protocol: 2,
         ...(opts.tls ? { tls: { ca: readFileSync(opts.tls.caFile) } } : {}),
       });
       c.on('error', () => {});

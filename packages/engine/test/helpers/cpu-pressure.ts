@@ -23,7 +23,7 @@ function someStallUs(): number | null {
  * task waited for a CPU (null where the kernel does not report it, and then the host is taken as quiet).
  * A timing assertion is held on a quiet host; on a busy one, the test asserts what must hold however
  * busy it is (exact counts, figures that agree with each other), and a timing claim that then fails
- * is recorded as skipped (holdUnlessBusy, packages/result/test/support/skipped-claim.ts).
+ * is recorded as skipped (holdUnlessBusy, packages/testing/src/skipped-claim.ts).
  */
 export interface HostLoad {
   /** Over BUSY_CPU_PRESSURE: too busy to hold a timing claim. */

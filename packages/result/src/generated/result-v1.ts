@@ -321,7 +321,7 @@ export interface Machine {
   swapTotalBytes: number | null;
   swapUsedBytes: number | null;
   /**
-   * CPU vulnerability mitigations, by vulnerability, as the kernel reports them.
+   * CPU vulnerability mitigations, by vulnerability, as the kernel reports them, in results of older runners. The runner now leaves it out (null, and unknown.mitigations says why): the list names the CPU flaws the host is open to, and no comparison reads it.
    */
   mitigations: {
     [k: string]: string;

@@ -530,7 +530,8 @@ export const resultV1Schema = {
         swapTotalBytes: { type: ['integer', 'null'], minimum: 0 },
         swapUsedBytes: { type: ['integer', 'null'], minimum: 0 },
         mitigations: {
-          description: 'CPU vulnerability mitigations, by vulnerability, as the kernel reports them.',
+          description:
+            'CPU vulnerability mitigations, by vulnerability, as the kernel reports them, in results of older runners. The runner now leaves it out (null, and unknown.mitigations says why): the list names the CPU flaws the host is open to, and no comparison reads it.',
           type: ['object', 'null'],
           propertyNames: { maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' },
           additionalProperties: string500,
