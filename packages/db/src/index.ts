@@ -11,11 +11,34 @@ export {
   SignerKeysError,
   signerOf,
 } from './database/signers.js';
+export { copyDatabase, inReadTransaction } from './database/snapshot.js';
+export { changeStamp, dataVersion, resultCounter, schemaVersionOf } from './database/state.js';
 export { contentId, resultPagePath } from './ingest/content-id.js';
 export { type DisputeRow, disputesOf } from './ingest/disputes.js';
+export { type BatchOutcome, groupCommit } from './ingest/group-commit.js';
 export { type IngestOutcome, ingest, storeSubmission } from './ingest/ingest.js';
 export { ingestImported } from './ingest/ingest-imported.js';
 export { MIN_DIGEST_LATENCIES } from './ingest/measurements.js';
+export {
+  type RevocationOutcome,
+  type RotationOutcome,
+  recordRevocation,
+  recordRotation,
+  revocationOf,
+  successorsOf,
+} from './keys/key-history.js';
+export {
+  type KeyRevocation,
+  type KeyRotation,
+  type KeyStatementCheck,
+  REVOCATION_SCHEMA_ID,
+  ROTATION_SCHEMA_ID,
+  signKeyRevocation,
+  signKeyRotation,
+  verifyKeyRevocation,
+  verifyKeyRotation,
+} from './keys/key-statement.js';
+export { KeyStatementError, type KeyStatementErrorCode } from './keys/key-statement-error.js';
 export {
   applyMigrations,
   checkMigrated,
@@ -25,13 +48,6 @@ export {
   schemaVersion,
 } from './migrations/migrate.js';
 export { SchemaVersionError } from './migrations/schema-version-error.js';
-export {
-  checkNumbers,
-  checkPlausibility,
-  PLAUSIBILITY_LIMITS,
-  type PlausibilityOptions,
-  type PlausibilityProblem,
-} from './plausibility/plausibility.js';
 export {
   type AdHocCells,
   adHocCells,
@@ -53,6 +69,21 @@ export {
   repeatedMedians,
   repeatedMediansPlan,
 } from './queries/noise.js';
+export {
+  databaseFingerprint,
+  exportJsonlPart,
+  OPEN_DATA_INDEX,
+  OPEN_DATA_INDEX_SCHEMA,
+  type OpenDataPart,
+  openDataParts,
+} from './queries/open-data.js';
+export {
+  iterateReceipts,
+  keysWithResults,
+  listedResultCount,
+  type Receipt,
+  resultReceipt,
+} from './queries/receipts.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   explainSearch,
@@ -108,6 +139,7 @@ export {
   type CohortRank,
   cohort,
   explainCohort,
+  rankAmong,
   rankIn,
 } from './ranking/cohort.js';
 export {
@@ -127,6 +159,7 @@ export {
   resultRanks,
 } from './ranking/headline-ranks.js';
 export { RankIndex } from './ranking/rank-index.js';
+export { heldResults, resultStandings, standingOf } from './ranking/standing.js';
 export { type RestoreOutcome, restoreDatabase } from './restore/restore.js';
 export { RestoreError, type RestoreErrorCode } from './restore/restore-error.js';
 export {
@@ -137,10 +170,24 @@ export {
 } from './retraction/retract.js';
 export { RetractError, type RetractErrorCode } from './retraction/retract-error.js';
 export {
+  LOCAL_ORIGIN,
+  RETRACT_DEFAULT_LIFE_MS,
+  RETRACT_MAX_LIFE_MS,
   RETRACT_SCHEMA_ID,
   type RetractionCheck,
   type RetractRequest,
+  type RetractTarget,
   retractionMessage,
+  serviceOrigin,
   signRetraction,
   verifyRetraction,
 } from './retraction/retract-request.js';
+export { type StoreBytes, storeBreakdown } from './store/breakdown.js';
+export {
+  decodeEnvelope,
+  ENVELOPE_FORMAT,
+  EnvelopeFormatError,
+  type EnvelopeParts,
+  encodeEnvelope,
+} from './store/envelope-codec.js';
+export { iterateListedRecords, type ReceivedRange, readDocument, readEnvelope } from './store/envelopes.js';

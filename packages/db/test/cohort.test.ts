@@ -1,6 +1,6 @@
 import type { ResultV1 } from '@redis-benchdb/result';
+import { withOwnHistograms } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { withOwnHistograms } from '../../result/test/support/remeasure.js';
 import {
   type BenchDb,
   cohort,
@@ -18,7 +18,7 @@ import {
   similarResults,
   workloadDefinition,
 } from '../src/index.js';
-import { body, key, NOW, otherKey, tempDb, tempPath, variant, withPipeline } from './fixtures.js';
+import { body, key, NOW, otherKey, tempDb, tempPath, variant, vouchedDb, withPipeline } from './fixtures.js';
 
 /** Every cell's throughput (median, interval, trials) times `f`: the same workload, run faster or slower. */
 function scaled(f: number) {
@@ -60,7 +60,7 @@ function store(db: BenchDb, n: number, edit: (r: ResultV1) => void, k = key): st
  * key, one is retracted, one's GET replied mostly errors, one ran another workload (pipeline 16).
  */
 function filled() {
-  const db = tempDb();
+  const db = vouchedDb();
   const ids = {
     slow: store(db, 1, all(scaled(0.5), cpu('CPU A'))),
     tieA: store(db, 2, all(scaled(1), cpu('CPU A'))),
@@ -150,7 +150,7 @@ describe('a cohort', () => {
 
   it('RankIndex: the ranks resultRanks counts, kept in memory as results arrive, after a retraction and another writer', () => {
     const path = tempPath();
-    const db = tempDb(path);
+    const db = vouchedDb(path);
     const index = new RankIndex(db);
     const ids: string[] = [];
     const same = () => {
@@ -247,7 +247,7 @@ describe('similar results', () => {
 
 describe('similar results across machine kinds', () => {
   it('a CPU model name shared by two machine kinds is no common ground: another L2 is another machine', () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const l2 = (kib: number) => (r: ResultV1) => {
       r.environment.client.cpu.cacheL2KiB = kib;
     };

@@ -1,6 +1,6 @@
+import { remeasured } from '@redis-benchdb/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { remeasured } from '../../result/test/support/remeasure.js';
 import { applyMigrations, ingest, MIGRATIONS, retract, signRetraction } from '../src/index.js';
 import { MIN_DIGEST_LATENCIES, measurementRows } from '../src/ingest/measurements.js';
 import { body, envelope, key, NOW, otherKey, suiteRun, tempDb, tempPath, variant } from './fixtures.js';

@@ -1,5 +1,5 @@
+import { legacyBody, reboundBody } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { legacyBody, reboundBody } from '../../result/test/support/envelopes.js';
 import {
   cellsByWorkload,
   cohort,
@@ -9,7 +9,17 @@ import {
   retract,
   signRetraction,
 } from '../src/index.js';
-import { body, key, NOW, otherKey, signPayload, suiteRun, tempDb, variant } from './fixtures.js';
+import {
+  body,
+  key,
+  NOW,
+  otherKey,
+  signPayload,
+  suiteRun,
+  type tempDb,
+  variant,
+  vouchedDb,
+} from './fixtures.js';
 
 // Issue 30 item 1: a signed file seen before its owner submits it (a shared file, a CI artifact)
 // must not give its measurements, their rank or the right to retract them to whoever sends a copy.
@@ -24,7 +34,7 @@ const refusedWith = (code: string, status: number) => expect.objectContaining({ 
 
 describe('a result binds the key that signed it', () => {
   it("refuses the owner's file re-signed by another key as it is (KEY_MISMATCH, 422), writing nothing", () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const owners = body(variant(1));
     const copy = signPayload(JSON.parse(owners).payload, otherKey);
     expect(() => ingest(db, copy, { now: NOW })).toThrow(refusedWith('KEY_MISMATCH', 422));
@@ -38,7 +48,7 @@ describe('a result binds the key that signed it', () => {
 
   for (const order of ['copy first', 'owner first'] as const)
     it(`a copy re-bound to another key, ${order}: both stored, both disputed, neither ranked nor retractable by the other`, () => {
-      const db = tempDb();
+      const db = vouchedDb();
       const owners = body(variant(1));
       const copy = reboundBody(owners, otherKey);
       const [a, b] = order === 'copy first' ? [copy, owners] : [owners, copy];
@@ -70,7 +80,7 @@ describe('a result binds the key that signed it', () => {
     });
 
   it("an owner's retraction does not free its measurements for a copier", () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const owners = body(variant(1));
     const id = ingest(db, owners, { now: NOW }).id;
     retract(db, signRetraction(id, key.privateKeyPem, NOW), { now: NOW });
@@ -80,7 +90,7 @@ describe('a result binds the key that signed it', () => {
   });
 
   it("the owner's own copies stay copies, not disputes", () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const first = ingest(db, body(variant(1)), { now: NOW }).id;
     const again = ingest(db, body(variant(2)), { now: NOW });
     expect(again).toMatchObject({ copyOf: first });
@@ -91,14 +101,14 @@ describe('a result binds the key that signed it', () => {
 
 describe('a result signed before the binding (no keyFingerprint in its payload)', () => {
   it('still ingests, by the key that signed it', () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const out = ingest(db, legacyBody(variant(1)), { now: NOW });
     expect(out).toMatchObject({ duplicate: false });
     expect(ranked(db)).toEqual([out.id]);
   });
 
   it('the same payload from a second key: 409 DISPUTED, claim recorded, out of ranks, retractable by neither', () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const id = ingest(db, legacyBody(variant(1), otherKey), { now: NOW }).id;
     const owners = legacyBody(variant(1), key);
     expect(() => ingest(db, owners, { now: NOW })).toThrow(refusedWith('DISPUTED', 409));

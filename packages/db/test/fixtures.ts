@@ -1,24 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ResultV1, workloadFingerprint } from '@redis-benchdb/result';
+import { fingerprintOf, otherKey as otherTestKey, key as testKey } from '@redis-benchdb/testing';
 import { afterEach } from 'vitest';
-import { type BenchDb, openDatabase } from '../src/index.js';
+import { assignSigner, type BenchDb, openDatabase } from '../src/index.js';
 
 // Every signed-envelope maker of result's test support: one set for the package tests that sign.
-export * from '../../result/test/support/envelopes.js';
-
-/** Set every cell's pipeline depth, keeping its workload fingerprint true to the workload. */
-export function withPipeline(r: ResultV1, depth: number): void {
-  for (const c of r.cells) {
-    c.workload.pipelineDepth = depth;
-    c.label = `${c.test} P${depth}`;
-    c.workloadFingerprint = workloadFingerprint(c.workload);
-  }
-}
-
-/** When the example results are judged: a few days after they ran. */
-export const NOW = new Date('2025-03-06T12:00:00Z');
+export * from '@redis-benchdb/testing';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,5 +29,18 @@ afterEach(() => {
 export function tempDb(path = tempPath()): BenchDb {
   const db = openDatabase(path);
   open.push(db);
+  return db;
+}
+
+/**
+ * A new database in which the operator has named the test keys' signers (`key` signs for "signer A",
+ * `otherKey` for "signer B"): both are then anchors of the corroboration rule (packages/result
+ * corroboration.ts), so tests of ranks, cohorts and disputes see every result of theirs admitted, as
+ * before the rule. Two names: they stay two signers.
+ */
+export function vouchedDb(path = tempPath()): BenchDb {
+  const db = tempDb(path);
+  assignSigner(db, 'signer A', [fingerprintOf(testKey)]);
+  assignSigner(db, 'signer B', [fingerprintOf(otherTestKey)]);
   return db;
 }

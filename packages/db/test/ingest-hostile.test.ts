@@ -1,12 +1,12 @@
 // Issue 11, rows 1-5: what a hostile corpus sent, refused by ingest() with nothing written.
 
-import { describe, expect, it } from 'vitest';
 import {
   duplicateFingerprintEnvelope,
   duplicateKeyPayloadEnvelope,
   duplicatePayloadEnvelope,
   nestedPayloadEnvelope,
-} from '../../result/test/support/envelopes.js';
+} from '@redis-benchdb/testing';
+import { describe, expect, it } from 'vitest';
 import { type BenchDb, count, IngestError, ingest } from '../src/index.js';
 import { body, NOW, tempDb, variant } from './fixtures.js';
 import {

@@ -1,5 +1,5 @@
+import { remeasured } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { remeasured } from '../../result/test/support/remeasure.js';
 import {
   cellsByWorkload,
   ingest,
@@ -10,7 +10,7 @@ import {
   signRetraction,
   siteQueryPlans,
 } from '../src/index.js';
-import { body, key, NOW, otherKey, otherRun, suiteRun, tempDb, variant } from './fixtures.js';
+import { body, key, NOW, otherKey, otherRun, suiteRun, tempDb, variant, vouchedDb } from './fixtures.js';
 
 // What the site's verdicts read of an environment's repeated results (issue 13 item 4).
 
@@ -19,7 +19,7 @@ const [setFp, getFp] = suiteRun().cells.map((c) => c.workloadFingerprint) as [st
 
 describe("an environment's repeated results", () => {
   it('gives each workload the medians of its unflagged cells, one per listed result that is not a copy', () => {
-    const db = tempDb();
+    const db = vouchedDb();
     const at = { now: NOW };
     ingest(db, body(variant(1)), at);
     ingest(db, body(remeasured(variant(2), 1.1)), at);

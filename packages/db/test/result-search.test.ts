@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ResultV1 } from '@redis-benchdb/result';
+import { remeasured } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { remeasured } from '../../result/test/support/remeasure.js';
 import {
   type BenchDb,
   cohortDistribution,
@@ -15,7 +15,7 @@ import {
   searchResults,
   signRetraction,
 } from '../src/index.js';
-import { body, key, NOW, tempDb, variant, withPipeline } from './fixtures.js';
+import { body, key, NOW, variant, vouchedDb, withPipeline } from './fixtures.js';
 
 const cpu = (model: string) => (r: ResultV1) => {
   r.environment.client.cpu.model = model;
@@ -26,7 +26,7 @@ const cpu = (model: string) => (r: ResultV1) => {
  * result 5 retracted; and one imported result. Each i is 1 + i/10 times the example's speed.
  */
 function filled() {
-  const db = tempDb();
+  const db = vouchedDb();
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) {
     const r = remeasured(

@@ -32,7 +32,13 @@ function twoResults() {
 describe('retract', () => {
   it('signs and verifies a request', () => {
     const req = signRetraction('a'.repeat(64), key.privateKeyPem, NOW);
-    expect(req).toMatchObject({ schema: 'redis-benchdb/retract.v1', requestedAt: NOW.toISOString() });
+    expect(req).toMatchObject({
+      schema: 'redis-benchdb/retract.v2',
+      requestedAt: NOW.toISOString(),
+      // Signed for no service, for an hour.
+      origin: 'local:',
+      expiresAt: new Date(NOW.getTime() + 3600_000).toISOString(),
+    });
     expect(verifyRetraction(req)).toMatchObject({ ok: true });
     expect(verifyRetraction({ ...req, resultId: 'b'.repeat(64) })).toMatchObject({
       ok: false,
@@ -103,5 +109,30 @@ describe('retract', () => {
       status: 400,
     });
     expect(count(db).retracted).toBe(0);
+  });
+
+  it('is refused by a service of another origin, once expired, and when it would live past a day', () => {
+    const { db, mine } = twoResults();
+    const forA = signRetraction(mine, key.privateKeyPem, NOW, { origin: 'https://a.example.org/api' });
+    expect(forA.origin).toBe('https://a.example.org');
+    const elsewhere = refused(() =>
+      retract(db, forA, { now: NOW, origins: ['https://b.example.org', 'http://127.0.0.1:8080'] }),
+    );
+    expect({ code: elsewhere.code, status: elsewhere.status }).toEqual({
+      code: 'WRONG_SERVICE',
+      status: 422,
+    });
+    expect(elsewhere.message).toContain('https://a.example.org');
+    const later = new Date(NOW.getTime() + 3600_000 + 1);
+    expect(refused(() => retract(db, forA, { now: later, origins: ['https://a.example.org'] })).code).toBe(
+      'EXPIRED_REQUEST',
+    );
+    const tooLong = signRetraction(mine, key.privateKeyPem, NOW, {
+      origin: 'https://a.example.org',
+      expiresAt: new Date(NOW.getTime() + 25 * 3600_000),
+    });
+    expect(refused(() => retract(db, tooLong, { now: NOW })).message).toMatch(/at most a day/);
+    expect(count(db).retracted).toBe(0);
+    expect(retract(db, forA, { now: NOW, origins: ['https://a.example.org'] }).alreadyRetracted).toBe(false);
   });
 });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey, keyFingerprint } from '@redis-benchdb/result';
+import { withOwnHistograms } from '@redis-benchdb/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withOwnHistograms } from '../../result/test/support/remeasure.js';
 import {
   assignSigner,
   cohort,
@@ -20,6 +20,7 @@ import {
   signerOf,
 } from '../src/index.js';
 import { body, key, NOW, otherKey, tempDb, tempPath, variant } from './fixtures.js';
+import { backToVersion13 } from './support/old-store.js';
 
 const [K1, K2] = [keyFingerprint(key.publicKeyPem), keyFingerprint(otherKey.publicKeyPem)];
 
@@ -53,9 +54,12 @@ describe('signers (migration 7)', () => {
   it('upgrades a database of the previous version: its results stay, each key its own signer', () => {
     const path = tempPath();
     const { db, getFp } = twoKeys(path);
-    // Back to version 6, as a database made before this migration is (undoing migrations 8 to 11 too).
+    // Back to version 6, as a database made before this migration is (undoing migrations 8 to 14 too).
+    backToVersion13(db);
     db.sqlite.exec(
-      `DROP INDEX results_by_machine_version; DROP INDEX results_by_machine; DROP INDEX results_by_version_machine;
+      `DROP TABLE key_rotations; DROP TABLE key_revocations;
+       DROP TRIGGER results_run_group_one_key_insert; DROP TRIGGER results_run_group_one_key_update;
+       DROP INDEX results_by_machine_version; DROP INDEX results_by_machine; DROP INDEX results_by_version_machine;
        DROP TABLE result_disputes; DROP TABLE key_signers; DROP INDEX results_site_list; DROP INDEX results_site_by_id;
        ALTER TABLE results DROP COLUMN cpu_caches; ALTER TABLE results DROP COLUMN machine_key;
        ALTER TABLE results DROP COLUMN machine_label; ALTER TABLE results DROP COLUMN config_key;

@@ -21,10 +21,12 @@ export interface Statements {
   insertCopy: Database.Statement<[{ result_id: string; copy_of: string; cell_label: string }], unknown>;
   copyOf: Database.Statement<[string], { copy_of: string }>;
   resultKey: Database.Statement<[string], ResultKeyRow>;
-  envelope: Database.Statement<[string], EnvelopeRow>;
+  insertEnvelope: Database.Statement<[{ result_id: string; histograms: Buffer; body: Buffer }], unknown>;
   retract: Database.Statement<[{ id: string; retractedAt: string; retraction: string }], unknown>;
   listResults: Database.Statement<[{ limit: number; offset: number; includeRetracted: 0 | 1 }], ListRow>;
   listRunGroup: Database.Statement<[string], ListRow>;
+  /** Every stored member of a run group, retracted too, first received first (run-group.ts). */
+  runGroupMembers: Database.Statement<[string], RunGroupMemberRow>;
   count: Database.Statement<[], { results: number; retracted: number; cells: number; warnings: number }>;
   /** findCells' statements, by filter shape. */
   findCells: Map<string, Database.Statement<[Record<string, unknown>], unknown>>;
@@ -63,6 +65,7 @@ const RESULT_COLUMNS = [
   'run_group_id',
   'run_group_label',
   'run_group_index',
+  'run_group_size',
   'cpu_caches',
   'machine_key',
   'machine_label',
@@ -100,7 +103,6 @@ const CELL_COLUMNS = [
   'p999_us',
   'p9999_us',
   'max_us',
-  'histogram',
   'client_bound',
   'limited_by',
   'cross_check',
@@ -142,9 +144,13 @@ export interface SameHistogramRow {
   retractedAt: string | null;
 }
 
-export interface EnvelopeRow {
-  envelope: string | null;
-  retracted_at: string | null;
+/** A stored member of a run group, retracted or not (ingest/run-group.ts). */
+export interface RunGroupMemberRow {
+  id: string;
+  keyFingerprint: string | null;
+  idx: number | null;
+  size: number | null;
+  retractedAt: string | null;
 }
 
 export interface ListRow {
@@ -186,7 +192,7 @@ export function prepareStatements(sqlite: Database.Database): Statements {
     insertCell: sqlite.prepare<CellRow>(insert('cells', CELL_COLUMNS)),
     insertWarning: sqlite.prepare<WarningRow>(insert('warnings', WARNING_COLUMNS)),
     insertMeasurement: sqlite.prepare<MeasurementRow>(insertMeasurementSql()),
-    // The covering index: a results row keeps its envelope and document before these columns.
+    // The covering index: a results row's columns are many, and an imported one keeps its document.
     sameHistogram: sqlite.prepare<[string, string], SameHistogramRow>(
       `SELECT r.id, r.key_fingerprint AS keyFingerprint, r.received_at AS receivedAt,
               r.retracted_at AS retractedAt
@@ -203,8 +209,8 @@ export function prepareStatements(sqlite: Database.Database): Statements {
     resultKey: sqlite.prepare<[string], ResultKeyRow>(
       'SELECT id, kind, key_fingerprint, retracted_at FROM results WHERE id = ?',
     ),
-    envelope: sqlite.prepare<[string], EnvelopeRow>(
-      'SELECT envelope, retracted_at FROM results WHERE id = ?',
+    insertEnvelope: sqlite.prepare<{ result_id: string; histograms: Buffer; body: Buffer }>(
+      'INSERT INTO result_envelopes (result_id, histograms, body) VALUES (@result_id, @histograms, @body)',
     ),
     retract: sqlite.prepare<{ id: string; retractedAt: string; retraction: string }>(
       `UPDATE results SET retracted_at = @retractedAt, retraction = @retraction
@@ -217,13 +223,20 @@ export function prepareStatements(sqlite: Database.Database): Statements {
        ORDER BY r.received_at DESC, r.id
        LIMIT @limit OFFSET @offset`,
     ),
-    // The same id twice (a group re-run is a new group, but a hand-made file could repeat an index):
-    // received order breaks the tie, so the order is stable.
+    // One key's members only: ingest refuses another key's result naming a stored group (run-group.ts),
+    // and an index a member not retracted holds. Received order breaks a tie left by older rows.
     listRunGroup: sqlite.prepare<[string], ListRow>(
       `SELECT ${LIST_COLUMNS}
        FROM results r
        WHERE r.run_group_id = ? AND r.retracted_at IS NULL
        ORDER BY r.run_group_index, r.received_at, r.id`,
+    ),
+    runGroupMembers: sqlite.prepare<[string], RunGroupMemberRow>(
+      `SELECT r.id, r.key_fingerprint AS keyFingerprint, r.run_group_index AS idx,
+              r.run_group_size AS size, r.retracted_at AS retractedAt
+         FROM results r
+        WHERE r.run_group_id = ?
+        ORDER BY r.received_at, r.id`,
     ),
     count: sqlite.prepare<[], { results: number; retracted: number; cells: number; warnings: number }>(
       `SELECT (SELECT count(*) FROM results) AS results,

@@ -1,6 +1,13 @@
-import { canonicalJson, IMPORTED_SCHEMA_ID, type ImportedV1, validateImported } from '@redis-benchdb/result';
+import {
+  canonicalJson,
+  checkNumbers,
+  IMPORTED_SCHEMA_ID,
+  type ImportedV1,
+  identityTextRefusal,
+  importedIdentityTextProblems,
+  validateImported,
+} from '@redis-benchdb/result';
 import type { BenchDb } from '../database/open.js';
-import { checkNumbers } from '../plausibility/plausibility.js';
 import type { IngestOptions } from './check-submission.js';
 import { contentId, resultPagePath } from './content-id.js';
 import type { IngestOutcome } from './ingest.js';
@@ -68,6 +75,9 @@ function parseImported(body: string | ImportedV1): ImportedV1 {
       `invalid imported result: ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
     );
   }
+  // An imported result names machine kinds and versions too: the same normal form as a signed one.
+  const problems = importedIdentityTextProblems(doc as ImportedV1);
+  if (problems.length > 0) throw new IngestError('IDENTITY_TEXT', 422, identityTextRefusal(problems).message);
   return doc as ImportedV1;
 }
 
@@ -117,6 +127,7 @@ function importedResultRow(id: string, imported: ImportedV1, now: Date): ResultR
     run_group_id: null,
     run_group_label: null,
     run_group_index: null,
+    run_group_size: null,
     cpu_caches: null,
     ...identityColumns('imported', imported),
   } as unknown as ResultRow;

@@ -6,7 +6,9 @@ import { findCopy } from './copies.js';
 import { recordDispute } from './disputes.js';
 import { IngestError } from './ingest-error.js';
 import type { MeasurementRow } from './measurements.js';
+import { refuseRevokedKey } from './revoked-key.js';
 import type { CellRow, ResultRow, WarningRow } from './rows.js';
+import { checkRunGroup, type RunGroupClaim } from './run-group.js';
 
 export interface IngestOutcome {
   /** The content id: hex SHA-256 of the signed payload. */
@@ -46,7 +48,14 @@ export function ingest(db: BenchDb, body: string | Uint8Array, opts: IngestOptio
  * claim is recorded, the result becomes disputed, and DISPUTED (409) is thrown once that is committed.
  */
 export function storeSubmission(db: BenchDb, s: CheckedSubmission): IngestOutcome {
-  const written = writer(db).immediate(s.row, s.cells, s.warnings, s.measurements);
+  const written = writer(db).immediate(
+    s.row,
+    envelopeRow(s),
+    s.cells,
+    s.warnings,
+    s.measurements,
+    runGroupClaim(s),
+  );
   if (written.claimedBy !== null)
     throw new IngestError(
       'DISPUTED',
@@ -59,6 +68,19 @@ export function storeSubmission(db: BenchDb, s: CheckedSubmission): IngestOutcom
   return out;
 }
 
+/** The stored envelope's row; bytes that crossed from a worker thread become Buffers again. */
+function envelopeRow(s: CheckedSubmission) {
+  const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  return { result_id: s.id, histograms: bytes(s.envelope.histograms), body: bytes(s.envelope.body) };
+}
+
+function runGroupClaim(s: CheckedSubmission): RunGroupClaim | null {
+  const { run_group_id: id, run_group_index: index } = s.row;
+  return id === null || index === null || s.runGroupSize === null
+    ? null
+    : { id, index, size: s.runGroupSize };
+}
+
 interface Written {
   stored: boolean;
   copyOf: string | null;
@@ -68,9 +90,11 @@ interface Written {
 }
 type Writer = (
   row: ResultRow,
+  envelope: ReturnType<typeof envelopeRow>,
   cells: CellRow[],
   warnings: WarningRow[],
   measurements: MeasurementRow[],
+  group: RunGroupClaim | null,
 ) => Written;
 const writers = new WeakMap<BenchDb, Database.Transaction<Writer>>();
 
@@ -84,7 +108,10 @@ function writer(db: BenchDb): Database.Transaction<Writer> {
   let w = writers.get(db);
   if (!w) {
     const st = db.statements;
-    w = db.sqlite.transaction((row, cells, warnings, measurements): Written => {
+    w = db.sqlite.transaction((row, envelope, cells, warnings, measurements, group): Written => {
+      refuseRevokedKey(db, row.key_fingerprint);
+      // A new result only: one stored before is answered below as it was then (duplicate or dispute).
+      if (group && !st.resultKey.get(row.id)) checkRunGroup(db, row.id, row.key_fingerprint ?? '', group);
       // Stored before: answered as it was then, copy or not, unless another key sent it.
       if (st.insertResult.run(row).changes === 0) {
         const held = st.resultKey.get(row.id);
@@ -99,6 +126,7 @@ function writer(db: BenchDb): Database.Transaction<Writer> {
           claimedBy: null,
         };
       }
+      st.insertEnvelope.run(envelope);
       const { copy, repeated, disputes } = findCopy(db, row.id, row.key_fingerprint ?? '', measurements);
       for (const c of cells) st.insertCell.run(c);
       for (const x of warnings) st.insertWarning.run(x);

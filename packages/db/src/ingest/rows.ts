@@ -23,8 +23,6 @@ export type WarningRow = ReturnType<typeof warningRows>[number];
 
 export interface SignedMeta {
   id: string;
-  envelope: string;
-  document: string;
   keyFingerprint: string;
   receivedAt: string;
 }
@@ -36,8 +34,9 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     id: meta.id,
     kind: 'signed',
     schema: r.schema,
-    envelope: meta.envelope,
-    document: meta.document,
+    // The envelope lives in result_envelopes (store/): these two are empty for a signed row (migration 14).
+    envelope: '',
+    document: '',
     key_fingerprint: meta.keyFingerprint,
     received_at: meta.receivedAt,
     runner_version: r.runner.version,
@@ -67,6 +66,7 @@ export function resultRow(r: ResultV1, meta: SignedMeta) {
     run_group_id: r.runGroup?.id ?? null,
     run_group_label: r.runGroup?.label ?? null,
     run_group_index: r.runGroup?.index ?? null,
+    run_group_size: r.runGroup?.size ?? null,
     cpu_caches: cpuCaches(client.cpu),
     ...identityColumns('signed', r),
   };
@@ -104,7 +104,6 @@ export function cellRows(resultId: string, cells: readonly Cell[]) {
       p999_us: c.latencyUs.p999Us,
       p9999_us: c.latencyUs.p9999Us,
       max_us: c.latencyUs.maxUs,
-      histogram: c.histogram,
       client_bound: flag(c.saturation.clientBound),
       limited_by: c.saturation.limitedBy,
       cross_check: c.crossCheck.status,

@@ -1,6 +1,6 @@
 import type { ResultV1 } from '@redis-benchdb/result';
 import type Database from 'better-sqlite3';
-import { type MeasurementRow, measurementRows } from '../ingest/measurements.js';
+import { type ShippedMeasurementRow, shippedMeasurementRows } from './shipped/04-measurement-rows.js';
 
 /**
  * Migration 4: what verdicts and cohort integrity need (issue 13).
@@ -43,7 +43,8 @@ CREATE TABLE result_copies (
 `;
 
 /**
- * Results stored before this migration: their rows computed by the same code ingest uses, then any
+ * Results stored before this migration: their rows computed as ingest computed them when it shipped
+ * (shipped/04-measurement-rows.ts), then any
  * that repeats an earlier-received result's histogram marked as its copy (whatever the key: they
  * were accepted before the check existed, so they are marked rather than removed).
  */
@@ -70,7 +71,7 @@ UPDATE cell_measurements AS m SET histogram_sha256 = NULL
 /**
  * The rows as this migration's table holds them. Its own copy, not ingest's insertMeasurementSql():
  * a column added to cell_measurements later would be in that statement before the migration that adds
- * it has run. Extra fields of a row (a later measurementRows) are not bound, so the backfill still works.
+ * it has run. The rows come from the migration's frozen copy (shipped/), so they hold exactly these columns.
  */
 const INSERT_MEASUREMENT = `INSERT INTO cell_measurements (result_id, idx, label, environment_fingerprint,
   workload_fingerprint, ops_median, no_verdict, histogram_sha256)
@@ -94,9 +95,9 @@ export function measurementsMigration(sqlite: Database.Database): void {
  * gets no rows, so it takes no part in noise estimates or the duplicate check, rather than stopping
  * the database from opening.
  */
-function storedRows(id: string, document: string): MeasurementRow[] {
+function storedRows(id: string, document: string): ShippedMeasurementRow[] {
   try {
-    const rows = measurementRows(id, JSON.parse(document) as ResultV1);
+    const rows = shippedMeasurementRows(id, JSON.parse(document) as ResultV1);
     return rows.every((r) => Number.isFinite(r.ops_median)) ? rows : [];
   } catch {
     return [];

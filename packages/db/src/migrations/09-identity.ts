@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import { identityColumns } from '../ingest/rows.js';
+import { shippedIdentityColumns } from './shipped/09-identity-columns.js';
 
 /**
  * Migration 9: each result's machine kind and configuration, as packages/result's identity.ts
  * defines them (CPU vendor, model, family/model/stepping, cores, threads, caches, virtualization,
  * container; io-threads, persistence, transport, topology, allocator...). Stored as columns so every
  * view, the read API and the CLI's rank group by the same key without reading a document. Backfilled
- * by the same code ingest uses. The site's two covering indexes are made again with them, and the
+ * as ingest computed them when this shipped (shipped/09-identity-columns.ts). The site's two covering indexes are made again with them, and the
  * cells' cohort index with what admission reads of a cell (cross-check, incomplete).
  */
 const COLUMNS = `
@@ -56,7 +56,7 @@ export function identityMigration(sqlite: Database.Database): void {
   for (const r of rows) {
     // A row stored before some field existed keeps null columns rather than stopping the database from opening.
     try {
-      update.run({ id: r.id, ...identityColumns(r.kind, JSON.parse(doc.get(r.id)!.document)) });
+      update.run({ id: r.id, ...shippedIdentityColumns(r.kind, JSON.parse(doc.get(r.id)!.document)) });
     } catch {}
   }
   sqlite.exec(INDEXES);

@@ -10,6 +10,9 @@ import { CPU_CACHES } from './08-cpu-caches.js';
 import { identityMigration } from './09-identity.js';
 import { RESULT_DISPUTES } from './10-disputes.js';
 import { NEIGHBOUR_INDEXES } from './11-neighbour-indexes.js';
+import { RUN_GROUP_OWNER } from './12-run-group-owner.js';
+import { KEY_STATEMENTS } from './13-key-statements.js';
+import { envelopeStoreMigration } from './14-envelope-store.js';
 import { SchemaVersionError } from './schema-version-error.js';
 
 /**
@@ -36,6 +39,9 @@ export const MIGRATIONS: readonly Migration[] = [
   identityMigration,
   RESULT_DISPUTES,
   NEIGHBOUR_INDEXES,
+  RUN_GROUP_OWNER,
+  KEY_STATEMENTS,
+  envelopeStoreMigration,
 ];
 
 /** The schema version this code writes and reads. */

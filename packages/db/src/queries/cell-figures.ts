@@ -1,4 +1,5 @@
 import type { BenchDb } from '../database/open.js';
+import { readDocument } from '../store/envelopes.js';
 import type { SiteCellRow } from './site.js';
 
 /**
@@ -48,13 +49,11 @@ export function cellFiguresOf(db: BenchDb, resultIds: readonly string[]): CellFi
  * newer probe records): SQLite reads it out of the document, without the site parsing the whole.
  */
 export function serverBlockOf(db: BenchDb, id: string): string | null {
-  const row = db.sqlite
-    .prepare<[string], { server: string | null }>(
-      `SELECT json_extract(document, '$.environment.server') AS server
-         FROM results WHERE id = ? AND kind = 'signed' AND retracted_at IS NULL`,
-    )
-    .get(id);
-  return row?.server ?? null;
+  const key = db.statements.resultKey.get(id);
+  if (key?.kind !== 'signed' || key.retracted_at !== null) return null;
+  const server = (JSON.parse(readDocument(db, id)!) as { environment?: { server?: unknown } }).environment
+    ?.server;
+  return server === undefined ? null : JSON.stringify(server);
 }
 
 /** Results run without a suite (`-t`, a custom command; imported ones): each one's cell labels and first cell's median. */

@@ -47,8 +47,6 @@ export interface FoundCell extends CellWorkloadColumns {
   p999Us: number | null;
   p9999Us: number | null;
   maxUs: number | null;
-  /** Base64 HdrHistogram V2: decode it to read any other percentile. */
-  histogram: string | null;
   clientBound: boolean | null;
   limitedBy: string | null;
   crossCheck: string | null;
@@ -96,7 +94,7 @@ const SELECT = `SELECT c.result_id AS resultId, c.idx, c.label, c.test, c.worklo
   c.key_pattern AS keyPattern, c.rate_ops_per_sec AS rateOpsPerSec, c.trial_count AS trialCount,
   c.ops_median AS opsMedian, c.ops_ci95_low AS opsCi95Low, c.ops_ci95_high AS opsCi95High, c.ops_cv AS opsCv,
   c.unstable, c.p50_us AS p50Us, c.p90_us AS p90Us, c.p99_us AS p99Us, c.p999_us AS p999Us,
-  c.p9999_us AS p9999Us, c.max_us AS maxUs, c.histogram, c.client_bound AS clientBound,
+  c.p9999_us AS p9999Us, c.max_us AS maxUs, c.client_bound AS clientBound,
   c.limited_by AS limitedBy, c.cross_check AS crossCheck, c.hit_ratio AS hitRatio, c.incomplete,
   r.kind AS r_kind, r.received_at AS r_receivedAt, r.started_at AS r_startedAt, r.suite_id AS r_suiteId,
   r.suite_profile AS r_suiteProfile, r.environment_fingerprint AS r_environmentFingerprint,

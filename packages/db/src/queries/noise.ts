@@ -1,5 +1,6 @@
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R } from '../database/result-sql.js';
+import { resultStandings } from '../ranking/standing.js';
 
 /** One workload's repeated medians in one environment, and the label its cells go by. */
 export interface RepeatedCell {
@@ -16,10 +17,15 @@ export interface RepeatedCell {
  */
 export function repeatedMedians(db: BenchDb, environmentFingerprint: string): Map<string, RepeatedCell> {
   const rows = db.sqlite
-    .prepare<[string], { fp: string; label: string; ops: number }>(REPEATED_SQL)
+    .prepare<[string], { resultId: string; fp: string; label: string; ops: number }>(REPEATED_SQL)
     .all(environmentFingerprint);
+  // An outlier (ranking/standing.ts) is no evidence of the noise: forged repeats of an environment,
+  // far from its kind's admitted results, would widen its band and silence its verdicts. A merely
+  // provisional result (nobody has vouched for it yet, as for any run of a new kind) still counts.
+  const standings = resultStandings(db);
   const byWorkload = new Map<string, RepeatedCell>();
-  for (const { fp, label, ops } of rows) {
+  for (const { resultId, fp, label, ops } of rows) {
+    if (standings.get(resultId)?.status === 'outlier') continue;
     const cell = byWorkload.get(fp);
     if (cell) cell.medians.push(ops);
     else byWorkload.set(fp, { label, medians: [ops] });
@@ -28,7 +34,7 @@ export function repeatedMedians(db: BenchDb, environmentFingerprint: string): Ma
 }
 
 const REPEATED_SQL = `
-  SELECT m.workload_fingerprint AS fp, m.label, m.ops_median AS ops
+  SELECT m.result_id AS resultId, m.workload_fingerprint AS fp, m.label, m.ops_median AS ops
     FROM cell_measurements m INDEXED BY cell_measurements_noise
     JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
    WHERE m.environment_fingerprint = ? AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL

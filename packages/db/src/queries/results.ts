@@ -1,5 +1,6 @@
 import type { BenchDb } from '../database/open.js';
 import type { ListRow } from '../database/statements.js';
+import { iterateListedRecords, readEnvelope } from '../store/envelopes.js';
 
 export interface StoredEnvelope {
   /** The envelope as ingest verified it: its canonical JSON (RFC 8785), one of each key. */
@@ -14,9 +15,9 @@ export interface StoredEnvelope {
  * returned with its `retractedAt`: whether to still serve it is the caller's choice.
  */
 export function getEnvelope(db: BenchDb, id: string): StoredEnvelope | null {
-  const row = db.statements.envelope.get(id);
-  if (!row || row.envelope === null) return null;
-  return { envelope: row.envelope, retractedAt: row.retracted_at };
+  const envelope = readEnvelope(db, id);
+  if (envelope === null) return null;
+  return { envelope, retractedAt: db.statements.resultKey.get(id)?.retracted_at ?? null };
 }
 
 export interface ListOptions {
@@ -86,22 +87,14 @@ export interface ExportedResult {
 }
 
 /** What open data exports of each listed result, oldest first: shared by both export paths. */
-export function exportRows(
-  db: BenchDb,
-): IterableIterator<{ id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }> {
-  return db.sqlite
-    .prepare<[], { id: string; kind: 'signed' | 'imported'; envelope: string | null; document: string }>(
-      'SELECT id, kind, envelope, document FROM results WHERE retracted_at IS NULL ORDER BY received_at, id',
-    )
-    .iterate();
-}
+export const exportRows = iterateListedRecords;
 
 /** Every listed (not retracted) result, oldest first, for open data: `redis-benchdb export --jsonl`. */
 export function* exportResults(db: BenchDb): Generator<ExportedResult> {
   for (const r of exportRows(db)) {
     // Parsing and re-serialising the envelope keeps its payload string byte for byte: it still verifies.
     yield r.kind === 'signed'
-      ? { id: r.id, kind: r.kind, envelope: JSON.parse(r.envelope!) }
-      : { id: r.id, kind: r.kind, document: JSON.parse(r.document) };
+      ? { id: r.id, kind: r.kind, envelope: JSON.parse(r.text) }
+      : { id: r.id, kind: r.kind, document: JSON.parse(r.text) };
   }
 }

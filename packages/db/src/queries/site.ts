@@ -1,5 +1,9 @@
+import { standingReason } from '@redis-benchdb/result';
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
+import { resultStandings } from '../ranking/standing.js';
+import type { ReceivedRange } from '../store/envelopes.js';
+import { readDocument, readEnvelope } from '../store/envelopes.js';
 import { exportRows } from './results.js';
 
 /**
@@ -91,16 +95,8 @@ export interface SiteResultRecord {
 export function getSiteResult(db: BenchDb, id: string): SiteResultRecord | null {
   const row = db.sqlite.prepare<[string], SiteResultRow>(BY_ID_SQL).get(id);
   if (!row) return null;
-  // The envelope is the row's first large column: reading it walks no other document's pages.
-  const envelope =
-    row.kind === 'signed'
-      ? db.sqlite
-          .prepare<[string], { envelope: string }>('SELECT envelope FROM results WHERE id = ?')
-          .get(id)!.envelope
-      : null;
-  const document = () =>
-    db.sqlite.prepare<[string], { document: string }>('SELECT document FROM results WHERE id = ?').get(id)!
-      .document;
+  const envelope = row.kind === 'signed' ? readEnvelope(db, id) : null;
+  const document = () => readDocument(db, id)!;
   return { row, envelope, document };
 }
 
@@ -141,6 +137,11 @@ export interface SiteCellRow {
   clientBound: 0 | 1 | null;
   runGroupId: string | null;
   suiteProfile: string | null;
+  /**
+   * Why the corroboration rule holds the cell's result out of every summary (ranking/standing.ts):
+   * PROVISIONAL or OUTLIER; null when it is admitted (and for an imported result, which has no standing).
+   */
+  held?: 'PROVISIONAL' | 'OUTLIER' | null;
 }
 
 /**
@@ -149,7 +150,11 @@ export interface SiteCellRow {
  */
 export function cellsByWorkload(db: BenchDb, fingerprints: readonly string[]): SiteCellRow[] {
   if (fingerprints.length === 0) return [];
-  return db.sqlite.prepare<string[], SiteCellRow>(cellsSql(fingerprints.length)).all(...fingerprints);
+  const standings = resultStandings(db);
+  return db.sqlite
+    .prepare<string[], Omit<SiteCellRow, 'held'>>(cellsSql(fingerprints.length))
+    .all(...fingerprints)
+    .map((c) => ({ ...c, held: standingReason(standings.get(c.resultId)) }));
 }
 
 function cellsSql(n: number): string {
@@ -213,9 +218,9 @@ export function siteQueryPlans(db: BenchDb): Record<'list' | 'byId' | 'common' |
  * insignificant whitespace and can become spaces: the line still parses to the same value, and its
  * payload string (what the signature covers) is untouched.
  */
-export function* exportJsonlLines(db: BenchDb): Generator<string> {
-  for (const r of exportRows(db)) {
-    const body = (r.kind === 'signed' ? r.envelope! : r.document).replace(/[\r\n]+/g, ' ');
+export function* exportJsonlLines(db: BenchDb, received?: ReceivedRange): Generator<string> {
+  for (const r of exportRows(db, received)) {
+    const body = r.text.replace(/[\r\n]+/g, ' ');
     yield `{"id":${JSON.stringify(r.id)},"kind":"${r.kind}","${r.kind === 'signed' ? 'envelope' : 'document'}":${body}}\n`;
   }
 }

@@ -1,6 +1,7 @@
 import { type NormalizedWorkload, normalizeWorkload, type WorkloadInput } from '@redis-benchdb/result';
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R } from '../database/result-sql.js';
+import { readDocument } from '../store/envelopes.js';
 
 /**
  * Workloads as the explorer sees them: every cell that can be compared (it has a workload
@@ -58,18 +59,17 @@ export interface WorkloadDefinition {
  */
 export function workloadDefinition(db: BenchDb, workloadFingerprint: string): WorkloadDefinition | null {
   const row = db.sqlite
-    .prepare<[string], { label: string; workload: string | null }>(
-      `SELECT c.label, json_extract(r.document, '$.cells[' || c.idx || '].workload') AS workload
+    .prepare<[string], { label: string; resultId: string; idx: number }>(
+      `SELECT c.label, c.result_id AS resultId, c.idx
          FROM cells c JOIN results r ON r.id = c.result_id
         WHERE c.workload_fingerprint = ? AND r.kind = 'signed' LIMIT 1`,
     )
     .get(workloadFingerprint);
-  if (!row?.workload) return null;
-  return {
-    workloadFingerprint,
-    label: row.label,
-    workload: normalizeWorkload(JSON.parse(row.workload) as WorkloadInput),
-  };
+  if (!row) return null;
+  const doc = JSON.parse(readDocument(db, row.resultId)!) as { cells?: { workload?: WorkloadInput }[] };
+  const workload = doc.cells?.[row.idx]?.workload;
+  if (!workload) return null;
+  return { workloadFingerprint, label: row.label, workload: normalizeWorkload(workload) };
 }
 
 export function explainWorkloadCells(db: BenchDb): string {

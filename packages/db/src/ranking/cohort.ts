@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
+import { heldResultsJson } from './standing.js';
 
 /**
  * A cohort is every listed result that ran one workload (equal workload fingerprints): the only
@@ -63,7 +64,9 @@ export interface CohortOptions {
 /**
  * Left out: retracted and disputed results (disputes.ts), cells without a median, cells whose replies
  * were mostly errors (warning ERRORS): their ops/s are how fast the server refused, and every cell the
- * admission rule leaves out (admitted-sql.ts: busy host, drift, client-bound, io-threads over CPUs...). warnings_by_cell (migration 6)
+ * admission rule leaves out (admitted-sql.ts: busy host, drift, client-bound, io-threads over CPUs...),
+ * and every result the corroboration rule holds back (standing.ts: @held, provisional and outliers),
+ * so no such result moves another's rank. warnings_by_cell (migration 6)
  * answers that from the index, for this result's cell alone; not the index of every ERRORS warning.
  */
 export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS opsPerSec, ${SIGNER_OF_R} AS signer,
@@ -74,13 +77,13 @@ export const COHORT_SQL = `SELECT c.result_id AS resultId, max(c.ops_median) AS 
         WHERE c.workload_fingerprint = @fp AND c.ops_median IS NOT NULL AND r.retracted_at IS NULL AND NOT ${DISPUTED_R}
           AND (@cpu IS NULL OR r.cpu_model = @cpu) AND (@kind IS NULL OR r.machine_key = @kind)
           AND (@config IS NULL OR (@config = 'default' AND r.config_default = 1) OR r.config_key = @config)
-          AND ${ADMITTED_CELL_SQL}
+          AND ${ADMITTED_CELL_SQL} AND c.result_id NOT IN (SELECT value FROM json_each(@held))
           AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
                            WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')
         GROUP BY c.result_id`;
 
 type CohortStatement = Database.Statement<
-  [{ fp: string; cpu: string | null; kind: string | null; config: string | null }],
+  [{ fp: string; cpu: string | null; kind: string | null; config: string | null; held: string }],
   CohortMember
 >;
 const statements = new WeakMap<BenchDb, CohortStatement>();
@@ -96,6 +99,7 @@ export function cohort(db: BenchDb, workloadFingerprint: string, opts: CohortOpt
     cpu: opts.cpuModel ?? null,
     kind: opts.machineKey ?? null,
     config: opts.config ?? null,
+    held: heldResultsJson(db),
   });
   members.sort((a, b) => a.opsPerSec - b.opsPerSec || (a.resultId < b.resultId ? -1 : 1));
   return withSigners(workloadFingerprint, members);
@@ -151,6 +155,17 @@ export function rankIn(c: Cohort, resultId: string): CohortRank | null {
 }
 
 /**
+ * Where a figure that is not a member would stand among the members, counted as one more: the rank
+ * of a result the corroboration rule holds back (standing.ts), which no other result's rank counts.
+ */
+export function rankAmong(c: Cohort, ops: number): CohortRank {
+  const figure = (j: number) => c.members[j]!.opsPerSec;
+  const slower = countBelow(c.members.length, figure, ops, false);
+  const atOps = countBelow(c.members.length, figure, ops, true) - slower + 1;
+  return rankFromCounts(ops, c.members.length + 1, c.distinctSigners, slower, atOps);
+}
+
+/**
  * A member's rank from the counts around its figure: `slower` members below it and `atOps` at it,
  * itself included. Percentile: 100 × (slower + equal / 2) / (size − 1).
  */
@@ -192,7 +207,7 @@ export function explainCohort(db: BenchDb): string {
   return (
     db.sqlite
       .prepare(`EXPLAIN QUERY PLAN ${COHORT_SQL}`)
-      .all({ fp: 'x', cpu: null, kind: null, config: null }) as {
+      .all({ fp: 'x', cpu: null, kind: null, config: null, held: '[]' }) as {
       detail: string;
     }[]
   )

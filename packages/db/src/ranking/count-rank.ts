@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { BenchDb } from '../database/open.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { COHORT_SQL, type CohortRank, rankFromCounts } from './cohort.js';
+import { heldResultsJson } from './standing.js';
 
 /**
  * One result's rank in one cohort, overall and among its CPU model, counted by SQLite in one pass
@@ -19,7 +20,9 @@ const RANK_SQL = `SELECT count(*) AS size, count(DISTINCT signer) AS signers,
 
 /** The figure the cohort ranks a result by: its fastest cell of the workload (as COHORT_SQL's max). */
 const OPS_SQL = `SELECT max(c.ops_median) AS ops FROM cells c JOIN results r ON r.id = c.result_id
-                  WHERE c.result_id = ? AND c.workload_fingerprint = ? AND ${ADMITTED_CELL_SQL}`;
+                  WHERE c.result_id = ? AND c.workload_fingerprint = ? AND ${ADMITTED_CELL_SQL}
+                    AND NOT EXISTS (SELECT 1 FROM warnings w INDEXED BY warnings_by_cell
+                                     WHERE w.result_id = c.result_id AND w.cell_label = c.label AND w.code = 'ERRORS')`;
 
 interface Counts {
   size: number;
@@ -45,7 +48,11 @@ export interface CountedRank {
   sameCpu: CohortRank | null;
 }
 
-/** Null when the result is not a member of the cohort (retracted, mostly errors, another workload). */
+/**
+ * Null when the result is not a member of the cohort (retracted, mostly errors, another workload).
+ * A result the corroboration rule holds back (standing.ts) is no member, so it moves no other rank;
+ * its own rank is where its figure would stand among the members: counted as one more.
+ */
 export function countRank(
   db: BenchDb,
   workloadFingerprint: string,
@@ -58,6 +65,7 @@ export function countRank(
     prepared.set(db, st);
   }
   const ops = st.ops.get(resultId, workloadFingerprint)?.ops;
+  const held = heldResultsJson(db);
   if (ops === null || ops === undefined) return null;
   const n = st.rank.get({
     fp: workloadFingerprint,
@@ -67,10 +75,15 @@ export function countRank(
     id: resultId,
     ops,
     myCpu: cpuModel,
+    held,
   })!;
-  if (n.member === 0) return null;
+  const outside = held.includes(JSON.stringify(resultId)) ? 1 : 0;
+  if (n.member === 0 && outside === 0) return null;
   return {
-    overall: rankFromCounts(ops, n.size, n.signers, n.slower, n.atOps),
-    sameCpu: cpuModel === null ? null : rankFromCounts(ops, n.cpuSize, n.cpuSigners, n.cpuSlower, n.cpuAtOps),
+    overall: rankFromCounts(ops, n.size + outside, n.signers, n.slower, n.atOps + outside),
+    sameCpu:
+      cpuModel === null
+        ? null
+        : rankFromCounts(ops, n.cpuSize + outside, n.cpuSigners, n.cpuSlower, n.cpuAtOps + outside),
   };
 }

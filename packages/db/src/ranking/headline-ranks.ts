@@ -1,6 +1,8 @@
+import { standingReason } from '@redis-benchdb/result';
 import type { BenchDb } from '../database/open.js';
 import type { CohortRank } from './cohort.js';
 import { countRank } from './count-rank.js';
+import { standingOf } from './standing.js';
 
 /**
  * A result's headline cells ranked in their cohorts: what its page shows and what the CLI prints
@@ -29,6 +31,11 @@ export interface HeadlineRank {
   overall: CohortRank;
   /** Among those from the same CPU model; null when asked not to, or the CPU model is unknown. */
   sameCpu: CohortRank | null;
+  /**
+   * Why the result is held out of every summary (standing.ts), or null when it is admitted. A held
+   * result is ranked against the admitted members, as one more, and moves no other result's rank.
+   */
+  held: 'PROVISIONAL' | 'OUTLIER' | null;
 }
 
 export interface RankOptions {
@@ -60,7 +67,13 @@ export function resultRanks(db: BenchDb, resultId: string, opts: RankOptions = {
     // Counted, overall and on the same CPU model in one pass: the same rank as rankIn(cohort(...)).
     const counted = countRank(db, fp, resultId, opts.sameCpu ? r.cpuModel : null);
     if (!counted) continue;
-    out.push({ label: c.label, workloadFingerprint: fp, overall: counted.overall, sameCpu: counted.sameCpu });
+    out.push({
+      label: c.label,
+      workloadFingerprint: fp,
+      overall: counted.overall,
+      sameCpu: counted.sameCpu,
+      held: standingReason(standingOf(db, resultId)),
+    });
   }
   return out;
 }

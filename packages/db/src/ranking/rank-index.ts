@@ -1,9 +1,11 @@
+import { standingReason } from '@redis-benchdb/result';
 import type Database from 'better-sqlite3';
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R, SIGNER_OF_R } from '../database/result-sql.js';
 import { ADMITTED_CELL_SQL } from './admitted-sql.js';
 import { type CohortMember, type CohortRank, cohort, countBelow, rankFromCounts } from './cohort.js';
 import { type HeadlineRank, headlineCells, type RankOptions } from './headline-ranks.js';
+import { heldResults, refreshStandingsAfterStoring, standingOf } from './standing.js';
 
 /**
  * Cohort ranks kept in memory and updated as results are stored: the ranks a submit's answer carries.
@@ -25,6 +27,8 @@ export class RankIndex {
   /** By `${workloadFingerprint}\n${cpuModel ?? ''}`; '' is the whole cohort. */
   readonly #cohorts = new Map<string, SortedCohort>();
   #dataVersion: number;
+  /** The results held back when the cohorts were last brought up to date (standing.ts). */
+  #held: Set<string>;
   readonly #memberRows: Database.Statement<[string], MemberRow>;
   readonly #resultRow: Database.Statement<[string], { cpuModel: string | null }>;
   readonly #cells: Database.Statement<[string], { label: string; workloadFingerprint: string | null }>;
@@ -33,6 +37,7 @@ export class RankIndex {
     this.#db = db;
     this.#max = maxCohorts;
     this.#dataVersion = this.#readDataVersion();
+    this.#held = new Set(heldResults(db));
     this.#memberRows = db.sqlite.prepare(MEMBER_SQL);
     this.#resultRow = db.sqlite.prepare(
       'SELECT machine_key AS cpuModel FROM results INDEXED BY results_site_by_id WHERE id = ? AND retracted_at IS NULL',
@@ -45,11 +50,27 @@ export class RankIndex {
   /** A result was retracted (or anything else that can take members out): read cohorts afresh. */
   reset(): void {
     this.#cohorts.clear();
+    this.#held = new Set(heldResults(this.#db));
   }
 
-  /** This process stored a new result: it joins every cohort held here that it belongs to. */
+  /**
+   * This process stored a new result: it joins every cohort held here that it belongs to, unless the
+   * corroboration rule holds it back (standing.ts). When it changed another result's standing (it
+   * vouched for a provisional one), every cohort is read afresh.
+   */
   added(resultId: string): void {
     if (this.#stale()) return;
+    refreshStandingsAfterStoring(this.#db, resultId);
+    const before = this.#held;
+    this.#held = new Set(heldResults(this.#db));
+    const changed =
+      [...this.#held].some((id) => id !== resultId && !before.has(id)) ||
+      [...before].some((id) => !this.#held.has(id));
+    if (changed) {
+      this.#cohorts.clear();
+      return;
+    }
+    if (this.#held.has(resultId)) return;
     for (const m of this.#memberRows.all(resultId)) {
       this.#cohorts.get(cohortKey(m.fp, null))?.insert(resultId, m);
       if (m.cpuModel !== null) this.#cohorts.get(cohortKey(m.fp, m.cpuModel))?.insert(resultId, m);
@@ -61,14 +82,22 @@ export class RankIndex {
     this.#stale();
     const r = this.#resultRow.get(resultId);
     if (!r) return [];
+    const held = standingReason(standingOf(this.#db, resultId));
+    // A held result is no member: it is ranked by its own figure, as one more (cohort.ts rankAmong).
+    const own = held ? new Map(this.#memberRows.all(resultId).map((m) => [m.fp, m.opsPerSec])) : null;
+    const rank = (fp: string, cpu: string | null) => {
+      const cohort = this.#cohort(fp, cpu);
+      const ops = own?.get(fp);
+      return ops === undefined ? cohort.rankOf(resultId) : cohort.rankAmong(ops);
+    };
     const out: HeadlineRank[] = [];
     for (const c of headlineCells(this.#cells.all(resultId))) {
       const fp = c.workloadFingerprint!;
-      const overall = this.#cohort(fp, null).rankOf(resultId);
+      const overall = rank(fp, null);
       if (!overall) continue;
       const cpu = opts.sameCpu ? r.cpuModel : null;
-      const sameCpu = cpu === null ? null : this.#cohort(fp, cpu).rankOf(resultId);
-      out.push({ label: c.label, workloadFingerprint: fp, overall, sameCpu });
+      const sameCpu = cpu === null ? null : rank(fp, cpu);
+      out.push({ label: c.label, workloadFingerprint: fp, overall, sameCpu, held });
     }
     return out;
   }
@@ -94,6 +123,7 @@ export class RankIndex {
     if (v === this.#dataVersion) return false;
     this.#dataVersion = v;
     this.#cohorts.clear();
+    this.#held = new Set(heldResults(this.#db));
     return true;
   }
 
@@ -142,6 +172,13 @@ class SortedCohort {
     this.#ops.splice(this.#below(m.opsPerSec, true), 0, m.opsPerSec);
     this.#byResult.set(resultId, m.opsPerSec);
     this.#countSigner(m.signer);
+  }
+
+  /** As rankAmong() (cohort.ts): a figure that is not a member, counted as one more. */
+  rankAmong(ops: number): CohortRank {
+    const slower = this.#below(ops, false);
+    const atOps = this.#below(ops, true) - slower + 1;
+    return rankFromCounts(ops, this.#ops.length + 1, this.#signers.size, slower, atOps);
   }
 
   /** As rankIn(): null when the result is not a member. */

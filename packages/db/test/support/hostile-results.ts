@@ -7,18 +7,19 @@ import {
   summarizeHistogram,
   workloadFingerprint,
 } from '@redis-benchdb/result';
-import { body, suiteRun } from '../../../result/test/support/envelopes.js';
 import {
+  body,
   craftHistogram,
   deflateBombHistogram,
   emptyRunHistogram,
-} from '../../../result/test/support/histograms.js';
+  suiteRun,
+} from '@redis-benchdb/testing';
 
 export {
   craftHistogram,
   deflateBombHistogram,
   emptyRunHistogram,
-} from '../../../result/test/support/histograms.js';
+} from '@redis-benchdb/testing';
 
 /**
  * Row 1: the example result with cell 0's histogram replaced by a run of 2^runLog2 empty buckets.
