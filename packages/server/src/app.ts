@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { openApiRoute, registerApiDoc } from './api-doc/swagger.js';
 import { clientErrorHandler } from './client-error.js';
 import { replyNotFound, replyWithError } from './error-reply.js';
 import { HttpError } from './http-error.js';
@@ -8,13 +9,14 @@ import { KeyBudget } from './key-budget.js';
 import { networkOf } from './network.js';
 import { NewKeyBudget } from './new-key-budget.js';
 import { type AppOptions, resolveAppOptions } from './options.js';
-import { siteRoutes } from './publish/site-routes.js';
+import { SITE_ROUTE, siteRoutes } from './publish/site-routes.js';
 import { CohortCache } from './read/cohort-cache.js';
 import { ReadPool } from './read/read-pool.js';
 import { checkRequestHead, drained } from './request-checks.js';
 import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
 import { methodNotAllowedRoutes } from './routes/method-not-allowed.js';
-import { openApiRoute, readRoutes } from './routes/read.js';
+import { readRoutes } from './routes/read.js';
 import { resultsRoutes } from './routes/results.js';
 import { retractRoutes } from './routes/retract.js';
 import { StorageHealth } from './storage-health.js';
@@ -27,8 +29,11 @@ import { StorageHealth } from './storage-health.js';
  * - `GET /api/v1/results/:id`: the envelope as verified (canonical JSON), or an imported result's
  *   document; 404 unknown, 410 retracted
  * - `GET /api/v1/cohorts/:fingerprint`: a workload's distribution of ops/s
- * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these (read/openapi.ts)
+ * - `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of all of these, generated from the routes'
+ *   own schemas (each beside its handler; api-doc/swagger.ts)
  * - `POST /api/v1/results/:id/retract`: a signed retraction request → 200
+ * - `POST /api/v1/keys/rotations`, `POST /api/v1/keys/revocations`: an owner's signed statement about
+ *   a key (routes/keys.ts): a successor that may retract its results; every result retracted
  * - `GET /api/v1/health`: `{ ok, results, schemaVersion, checking, storage }`, and `site`, `backup` when
  *   publishing; 503 when the database cannot be written (storage-health.ts)
  * - with `publish.site`: every other GET is the built site (publish/site-routes.ts), rebuilt after new results
@@ -60,6 +65,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     trustProxy: o.trustProxy.length > 0 ? [...o.trustProxy] : false,
     // A URL that does not decode: fastify's own reply would not have our error shape.
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
+    // While it closes (a restart), a request that still reaches it (on a kept-alive connection, or in
+    // the moment before the listener closes) is answered as usual, with `connection: close`, rather
+    // than fastify's bare 503: a reader polling a page across a restart sees the page, never a 503.
+    return503OnClosing: false,
   });
 
   // The body as the bytes received, not parsed: the signature covers the payload's exact bytes,
@@ -81,22 +90,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', checkRequestHead(o.bodyLimitBytes));
 
   const network = (request: FastifyRequest) => networkOf(request.ip, o.ipv6PrefixLength);
-  // Per client network (an IPv4 address, an IPv6 /64: network.ts), on every route, before the body is read: the cheap first line. Behind a
-  // reverse proxy every request comes from the proxy's address: request.ip is the client's only
-  // when the proxy is named in trustProxy.
-  app.register(rateLimit, {
-    global: true,
-    hook: 'onRequest',
-    max: o.rateLimit.perIpPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => network(request),
-    errorResponseBuilder: (request, context) =>
-      new HttpError(
-        'RATE_LIMITED',
-        429,
-        `more than ${context.max} requests a minute from this network (${network(request)}); retry in ${context.after}`,
-      ),
-  });
+  limitPerNetwork(app, o.rateLimit.perIpPerMinute, network);
+
+  // Before the routes: it documents each as it is added.
+  registerApiDoc(app);
 
   const queue = new IngestQueue(o.db, {
     threads: o.checkThreads,
@@ -105,7 +102,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   // After the requests in flight are answered: their checks need the threads.
   app.addHook('onClose', () => queue.close());
-  const keys = new KeyBudget(o.rateLimit.perKeyPerMinute);
   const newKeys = new NewKeyBudget(o.db, o.rateLimit.newKeysPerNetworkPerHour);
   const cohorts = new CohortCache(o.db);
   const storage = new StorageHealth(o.db.path, o.minFreeBytes);
@@ -121,6 +117,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const changed = site ? () => site.request() : () => {};
   // Registered as a plugin so that the routes come after rate-limit has loaded and hooked them.
   app.register(async (scope) => {
+    const keys = new KeyBudget(scope, o.rateLimit.perKeyPerMinute);
     resultsRoutes(scope, {
       db: o.db,
       queue,
@@ -134,12 +131,43 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
     readRoutes(scope, { cohorts, reads, networkOf: network });
     openApiRoute(scope);
-    retractRoutes(scope, { db: o.db, cohorts, storage, changed });
+    retractRoutes(scope, { db: o.db, cohorts, storage, changed, publicUrl: o.publicUrl });
+    keyRoutes(scope, { db: o.db, cohorts, storage, changed });
     healthRoutes(scope, { db: o.db, queue, storage, site, backups });
     methodNotAllowedRoutes(scope);
     if (site) await siteRoutes(scope, { db: o.db, site, pngs, idleTimeoutMs: o.requestTimeoutMs });
   });
   return app;
+}
+
+/**
+ * Per client network (an IPv4 address, an IPv6 /64: network.ts), on every API route, before the body
+ * is read: the cheap first line. Behind a reverse proxy every request comes from the proxy's address:
+ * request.ip is the client's only when the proxy is named in trustProxy. The site's static files are
+ * not counted: a reader paging through the site, or a poller of a page, must not use up the limit of
+ * its network's submissions and reads; the host's web server limits those (docs/DEPLOY.md), and a
+ * chart PNG drawn on request has its own bound (png-on-request.ts).
+ */
+function limitPerNetwork(
+  app: FastifyInstance,
+  max: number,
+  network: (request: FastifyRequest) => string,
+): void {
+  app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    // By the route matched, not the URL's text: /%61pi/... is routed as /api/... and must count as it.
+    allowList: (request) => request.routeOptions.url === SITE_ROUTE,
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (request) => network(request),
+    errorResponseBuilder: (request, context) =>
+      new HttpError(
+        'RATE_LIMITED',
+        429,
+        `more than ${context.max} requests a minute from this network (${network(request)}); retry in ${context.after}`,
+      ),
+  });
 }
 
 /** A tenth of the deadline, within 50 ms to 1 s: the deadline holds to within that much. */

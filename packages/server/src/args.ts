@@ -71,6 +71,17 @@ function proxyList(text: string): string[] {
   return list;
 }
 
+/** --public-url: a URL with an origin (http or https). */
+function publicUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return text;
+  } catch {}
+  throw new UsageError(
+    `invalid --public-url: ${text} (an http or https URL, e.g. https://benchdb.example.org)`,
+  );
+}
+
 const SERVICE_FLAGS = (): Option[] => [
   new Option(
     '--db <path>',
@@ -98,7 +109,7 @@ const SERVICE_FLAGS = (): Option[] => [
   ),
   numberFlag(
     '--per-ip-per-minute <n>',
-    "requests from one network per minute: an IPv4 address, or an IPv6 address's first --ipv6-prefix bits",
+    "API requests (not the site's files) from one network per minute: an IPv4 address, or an IPv6 address's first --ipv6-prefix bits",
     limits.perIpPerMinute,
     { min: 1 },
   ),
@@ -139,6 +150,10 @@ const SERVICE_FLAGS = (): Option[] => [
     DEFAULT_APP_OPTIONS.minFreeBytes / MIB,
     { min: 0 },
   ),
+  new Option(
+    '--public-url <url>',
+    'the address clients reach the service by, e.g. https://benchdb.example.org behind a proxy: a retraction must name its origin, and one signed for another service is refused (default: $REDIS_BENCHDB_PUBLIC_URL, else --site-url, else the address it listens on)',
+  ).argParser(publicUrl),
   new Option('--log', 'a JSON line per request on stdout (pino), with the stack of any 500'),
   new Option(
     '--project-keys <dir>',
@@ -195,6 +210,7 @@ interface Flags {
   maxQueued: number;
   minFreeMb: number;
   log?: true;
+  publicUrl?: string;
   projectKeys?: string;
   siteDir?: string;
   siteBuild?: string;
@@ -257,9 +273,16 @@ function serveOptionsOf(cmd: Command, env: NodeJS.ProcessEnv): ServeOptions {
     },
     ipv6PrefixLength: f.ipv6Prefix,
     ...(f.trustProxy !== undefined ? { trustProxy: f.trustProxy } : {}),
+    ...publicUrlOf(f, env),
     ...publishing(f, env),
     ...(f.projectKeys !== undefined ? { projectKeysDir: f.projectKeys } : {}),
   };
+}
+
+function publicUrlOf(f: Flags, env: NodeJS.ProcessEnv): { publicUrl?: string } {
+  const url =
+    f.publicUrl ?? (env.REDIS_BENCHDB_PUBLIC_URL ? publicUrl(env.REDIS_BENCHDB_PUBLIC_URL) : undefined);
+  return url !== undefined ? { publicUrl: url } : {};
 }
 
 function publishing(f: Flags, env: NodeJS.ProcessEnv): Pick<ServeOptions, 'site' | 'backup'> {

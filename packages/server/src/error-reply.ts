@@ -1,4 +1,4 @@
-import { IngestError, RetractError } from '@redis-benchdb/db';
+import { IngestError, KeyStatementError, RetractError } from '@redis-benchdb/db';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.js';
 
@@ -26,7 +26,12 @@ export function replyNotFound(request: FastifyRequest, reply: FastifyReply) {
 }
 
 function describe(error: FastifyError | Error, request: FastifyRequest) {
-  if (error instanceof IngestError || error instanceof RetractError || error instanceof HttpError)
+  if (
+    error instanceof IngestError ||
+    error instanceof RetractError ||
+    error instanceof KeyStatementError ||
+    error instanceof HttpError
+  )
     return { status: error.status, code: error.code, message: error.message };
   const e = error as FastifyError;
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')

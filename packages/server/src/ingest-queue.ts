@@ -1,4 +1,10 @@
-import { type BenchDb, type CheckedSubmission, type IngestOutcome, storeSubmission } from '@redis-benchdb/db';
+import {
+  type BatchOutcome,
+  type BenchDb,
+  type CheckedSubmission,
+  groupCommit,
+  type IngestOutcome,
+} from '@redis-benchdb/db';
 import { type Checked, CheckPool, type CheckPoolOptions } from './check-pool.js';
 
 /**
@@ -13,8 +19,6 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-type Settled = IngestOutcome | Error;
-
 /**
  * An ingest in two halves: check() runs every check of a body on a worker thread (CheckPool, which
  * also bounds how many wait), store() writes what passed, on the event loop, the one writer.
@@ -28,24 +32,13 @@ type Settled = IngestOutcome | Error;
  */
 export class IngestQueue {
   readonly #checks: CheckPool;
-  readonly #commit;
+  readonly #commit: ReturnType<typeof groupCommit>;
   #pending: Pending[] = [];
   #scheduled = false;
 
   constructor(db: BenchDb, checks: CheckPoolOptions) {
     this.#checks = new CheckPool(checks);
-    this.#commit = db.sqlite.transaction((batch: Pending[], settled: Settled[]) => {
-      for (const p of batch) {
-        try {
-          settled.push(storeSubmission(db, p.submission));
-        } catch (e) {
-          // SQLite ends the whole transaction on some errors (disk full, I/O): the earlier
-          // submissions of the batch are then gone too, so fail them all rather than answer 201.
-          if (!db.sqlite.inTransaction) throw e;
-          settled.push(e instanceof Error ? e : new Error(String(e)));
-        }
-      }
-    });
+    this.#commit = groupCommit(db);
   }
 
   /** Every check of one body, on a worker thread; HttpError 503 when too many are waiting. */
@@ -72,11 +65,12 @@ export class IngestQueue {
     this.#scheduled = false;
     const batch = this.#pending.splice(0, MAX_BATCH);
     if (this.#pending.length > 0) this.#schedule();
-    const settled: Settled[] = [];
+    const settled: BatchOutcome[] = [];
     try {
-      // IMMEDIATE: take the write lock up front, as ingest does, so that a `db:build` writing the
-      // same file cannot make this transaction fail half-way with SQLITE_BUSY.
-      this.#commit.immediate(batch, settled);
+      this.#commit(
+        batch.map((p) => p.submission),
+        settled,
+      );
     } catch (e) {
       batch.forEach((p, i) => {
         p.reject(settled[i] instanceof Error ? settled[i] : e);

@@ -1,62 +1,60 @@
-const WINDOW_MS = 60_000;
-/** Past this many keys, forget those whose window has ended. */
-const PRUNE_AT = 10_000;
+// The plugin's types add createRateLimit to FastifyInstance.
+import type {} from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-interface Window {
-  startedAt: number;
-  used: number;
-}
+/** Keys remembered at once (an LRU): past it, the least recently seen key starts a fresh minute. */
+const KEYS_KEPT = 10_000;
 
 /**
- * The per-key limit: submissions signed by one key, per minute (fixed windows).
+ * The per-key limit: submissions signed by one key, per minute (fixed windows), counted by
+ * @fastify/rate-limit's store (createRateLimit), the per-network limit's library, keyed by the key.
  *
- * Checked before a submission is stored, with the fingerprint the envelope names; charged after, and
- * only when the signature verified (ingest also checks that the fingerprint is the key's). Fingerprints are public:
- * a limit charged on what an envelope merely claims would let anyone use up another key's minute
- * with junk naming it. Junk is the per-IP limit's business. Between check and charge lies one batch,
- * so a key may go over by the submissions of one batch.
+ * Not a hook on the route, as the per-network limit is: the key is known only once a check thread has
+ * read the envelope, and a submission is charged only when its signature verified (ingest also checks
+ * that the fingerprint is the key's). Fingerprints are public: a limit charged on what an envelope
+ * merely claims would let anyone use up another key's minute with junk naming it. Junk is the
+ * per-network limit's business. So the route reads the budget before storing (`retryAfterSec`,
+ * without counting) and charges after (`charge`); between them lies one batch, so a key may go over by
+ * the submissions of one batch.
  */
 export class KeyBudget {
-  readonly #windows = new Map<string, Window>();
+  /** The key each request is counted under, while it is asked about (the limiter's keyGenerator). */
+  readonly #keyOf = new WeakMap<FastifyRequest, string>();
+  readonly #limit: ReturnType<FastifyInstance['createRateLimit']>;
 
-  constructor(readonly perMinute: number) {}
-
-  /** Seconds until `key` may submit again; 0 when it may now. */
-  retryAfterSec(key: string, now = Date.now()): number {
-    const w = this.#windows.get(key);
-    if (!w || now - w.startedAt >= WINDOW_MS || w.used < this.perMinute) return 0;
-    return Math.max(1, Math.ceil((w.startedAt + WINDOW_MS - now) / 1000));
+  /** `app` must have @fastify/rate-limit registered (its createRateLimit). */
+  constructor(
+    app: FastifyInstance,
+    readonly perMinute: number,
+  ) {
+    this.#limit = app.createRateLimit({
+      max: perMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => this.#keyOf.get(request) ?? '',
+      // Every key counts: the per-network limit's allowList (the site's files) is not this one's.
+      allowList: () => false,
+      // A plugin setting the limiter's store takes too (its LRU's size); the types leave it out.
+      ...({ cache: KEYS_KEPT } as object),
+    });
   }
 
-  charge(key: string, now = Date.now()): void {
-    let w = this.#windows.get(key);
-    if (!w || now - w.startedAt >= WINDOW_MS) {
-      if (!w && this.#windows.size >= PRUNE_AT) this.#prune(now);
-      w = { startedAt: now, used: 0 };
-      this.#windows.set(key, w);
+  /** Seconds until `key` may submit again; 0 when it may now. Counts nothing. */
+  async retryAfterSec(request: FastifyRequest, key: string): Promise<number> {
+    const state = await this.#ask(request, key, false);
+    return state.isAllowed || state.remaining > 0 ? 0 : Math.max(1, state.ttlInSeconds);
+  }
+
+  /** One submission signed by `key` (its signature verified). */
+  async charge(request: FastifyRequest, key: string): Promise<void> {
+    await this.#ask(request, key, true);
+  }
+
+  async #ask(request: FastifyRequest, key: string, increment: boolean) {
+    this.#keyOf.set(request, key);
+    try {
+      return await this.#limit(request, { increment });
+    } finally {
+      this.#keyOf.delete(request);
     }
-    w.used++;
   }
-
-  #prune(now: number): void {
-    for (const [key, w] of this.#windows) if (now - w.startedAt >= WINDOW_MS) this.#windows.delete(key);
-  }
-}
-
-const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
-
-/**
- * The envelope's `keyFingerprint`, read without verifying anything: only to pick a rate-limit bucket.
- * Undefined for anything that is not an object carrying one: ingest then says what is wrong (400 for
- * JSON that does not parse). Runs on a check thread, beside ingest's own parse (check-worker.ts).
- */
-export function peekKeyFingerprint(body: Buffer): string | undefined {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const fingerprint = (doc as { keyFingerprint?: unknown } | null)?.keyFingerprint;
-  return typeof fingerprint === 'string' && FINGERPRINT.test(fingerprint) ? fingerprint : undefined;
 }

@@ -1,4 +1,4 @@
-import type { BenchDb } from '@redis-benchdb/db';
+import { type BenchDb, keysWithResults } from '@redis-benchdb/db';
 
 const WINDOW_MS = 3_600_000;
 /** Past this many networks, forget those whose window has ended. */
@@ -15,6 +15,10 @@ interface Window {
  * key per submission (issue 30 item 8: 1,000 of 1,000 such submissions were stored in 9.9 s); this
  * counts the keys themselves. Like the per-key limit it is charged only for a submission whose
  * signature verified, so nobody can use up a network's keys by naming keys they do not hold.
+ *
+ * Not a rate limit, so not @fastify/rate-limit's: it counts distinct keys, not requests (one key's
+ * hundredth submission costs nothing, a second key one), and a key with a result stored (read from
+ * the database at start) is never new again, whichever network sends it.
  */
 export class NewKeyBudget {
   /** Keys that have a result stored: not new, whatever network sends them. */
@@ -25,14 +29,7 @@ export class NewKeyBudget {
     db: BenchDb,
     readonly perHour: number,
   ) {
-    this.#known = new Set(
-      db.sqlite
-        .prepare<[], { k: string }>(
-          'SELECT DISTINCT key_fingerprint AS k FROM results WHERE key_fingerprint IS NOT NULL',
-        )
-        .all()
-        .map((r) => r.k),
-    );
+    this.#known = new Set(keysWithResults(db));
   }
 
   /** Seconds until `network` may bring in `key`; 0 when it may now (a known key, or room left). */

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
-import type { BenchDb } from '@redis-benchdb/db';
+import { type BenchDb, serviceOrigin } from '@redis-benchdb/db';
 import type { BackupSchedule } from './publish/backups.js';
 import type { PngOnRequest } from './publish/png-on-request.js';
 import type { SiteBuilder } from './publish/site-builder.js';
 import { invalidProxyEntry } from './trust-proxy.js';
 
 export interface RateLimitOptions {
-  /** Requests of any kind from one client network (an IPv4 address, an IPv6 /64: network.ts), per minute. @default 600 */
+  /** API requests of any kind (not the site's files) from one client network (an IPv4 address, an IPv6 /64: network.ts), per minute. @default 600 */
   perIpPerMinute?: number;
   /** Submissions signed by one key, per minute. @default 300 */
   perKeyPerMinute?: number;
@@ -60,6 +60,12 @@ export interface AppOptions {
   minFreeBytes?: number;
   /** The publishing service's parts (serve.ts makes them): the site it serves and rebuilds, its backups. */
   publish?: Publishing;
+  /**
+   * The address clients reach the service by (behind a proxy, its public https URL): a retraction must
+   * name its origin, so that one signed for another service is refused here.
+   * @default the address it listens on, and `localhost` for a loopback one
+   */
+  publicUrl?: string;
 }
 
 export interface Publishing {
@@ -69,9 +75,10 @@ export interface Publishing {
   pngs?: PngOnRequest;
 }
 
-export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit' | 'publish'>> & {
+export type ResolvedAppOptions = Required<Omit<AppOptions, 'rateLimit' | 'publish' | 'publicUrl'>> & {
   rateLimit: Required<RateLimitOptions>;
   publish: Publishing;
+  publicUrl: string | undefined;
 };
 
 export const DEFAULT_APP_OPTIONS = {
@@ -93,7 +100,7 @@ export const DEFAULT_APP_OPTIONS = {
   ipv6PrefixLength: 64,
   // Room for a batch of submissions' WAL pages and a checkpoint, with margin.
   minFreeBytes: 64 * 1024 * 1024,
-} as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish'>;
+} as const satisfies Omit<ResolvedAppOptions, 'db' | 'publish' | 'publicUrl'>;
 
 /** Defaults filled in and every number checked, once, before the server exists. */
 export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
@@ -102,7 +109,9 @@ export function resolveAppOptions(opts: AppOptions): ResolvedAppOptions {
     ...opts,
     rateLimit: { ...DEFAULT_APP_OPTIONS.rateLimit, ...opts.rateLimit },
     publish: opts.publish ?? {},
+    publicUrl: opts.publicUrl,
   };
+  if (o.publicUrl !== undefined) serviceOrigin(o.publicUrl);
   positiveInteger('bodyLimitBytes', o.bodyLimitBytes);
   positiveInteger('requestTimeoutMs', o.requestTimeoutMs);
   positiveInteger('checkThreads', o.checkThreads);

@@ -32,6 +32,12 @@ export interface CellStanding {
    * configuration (config=any); add machine=<key> for the kind `sameCpu` ranks in.
    */
   cohortUrl: string;
+  /**
+   * PROVISIONAL or OUTLIER when the corroboration rule (packages/result corroboration.ts) holds the
+   * result out of every summary: it is then ranked against the admitted results as one more, and no
+   * other result's rank counts it. Null when it is admitted.
+   */
+  held: 'PROVISIONAL' | 'OUTLIER' | null;
 }
 
 export function standings(cohorts: CohortCache, resultId: string): CellStanding[] {
@@ -42,6 +48,7 @@ export function standings(cohorts: CohortCache, resultId: string): CellStanding[
     overall: standing(r.overall),
     sameCpu: r.sameCpu ? standing(r.sameCpu) : null,
     cohortUrl: `/api/v1/cohorts/${r.workloadFingerprint}?config=any`,
+    held: r.held,
   }));
 }
 

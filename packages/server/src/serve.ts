@@ -84,6 +84,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   try {
     // Read before the first request: the cohorts a submit's rank is counted in must already know them.
     if (projectKeysDir) assignSigner(db, PROJECT_SIGNER, readSignerKeys(projectKeysDir));
+    // The site already built is served from the first request: a restart shows no "being built" page.
+    await site?.load();
   } catch (e) {
     db.close();
     throw e;
@@ -95,7 +97,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return `${c.results} results, ${c.retracted} retracted`;
     };
   const pngs = siteOptions ? pngOnRequest(siteOptions, log) : undefined;
-  const app = buildApp({ ...appOptions, db, publish: { site, backups, pngs } });
+  // The site's public address is the service's too: it serves the site on the same origin.
+  const publicUrl = appOptions.publicUrl ?? siteOptions?.url;
+  const app = buildApp({
+    ...appOptions,
+    db,
+    publish: { site, backups, pngs },
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+  });
   try {
     await app.listen({ host, port });
   } catch (e) {

@@ -208,26 +208,29 @@ describe('POST /api/v1/results/:id/retract', () => {
     const mine = (await post(s.results, body(variant(1)))).json.id as string;
     const theirs = (await post(s.results, body(otherRun(2), otherKey))).json.id as string;
     const retract = (id: string, req: unknown) => post(`${s.results}/${id}/retract`, JSON.stringify(req));
-    return { s, mine, theirs, retract };
+    /** A request signed by `pem` for this service. */
+    const signed = (id: string, pem = key.privateKeyPem, at = new Date()) =>
+      signRetraction(id, pem, at, { origin: s.server.url });
+    return { s, mine, theirs, retract, signed };
   }
 
   it('unlists its owner’s result: 200, then GET answers 410 and a resubmission does not undo it', async () => {
-    const { s, mine, retract } = await withTwoResults();
-    const first = await retract(mine, signRetraction(mine, key.privateKeyPem));
+    const { s, mine, retract, signed } = await withTwoResults();
+    const first = await retract(mine, signed(mine));
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ id: mine, alreadyRetracted: false });
     const got = await request(`${s.results}/${mine}`);
     expect(got.status).toBe(410);
     expect(got.json.error?.code).toBe('RETRACTED');
-    const again = await retract(mine, signRetraction(mine, key.privateKeyPem));
+    const again = await retract(mine, signed(mine));
     expect(again.json).toMatchObject({ id: mine, alreadyRetracted: true });
     expect((await post(s.results, body(variant(1)))).json.duplicate).toBe(true);
     expect((await request(`${s.results}/${mine}`)).status).toBe(410);
   });
 
   it('refuses to retract a result signed by another key with 403', async () => {
-    const { s, theirs, retract } = await withTwoResults();
-    const reply = await retract(theirs, signRetraction(theirs, key.privateKeyPem));
+    const { s, theirs, retract, signed } = await withTwoResults();
+    const reply = await retract(theirs, signed(theirs));
     expect(reply.status).toBe(403);
     expect(reply.json.error?.code).toBe('NOT_YOUR_RESULT');
     expect(reply.json.error?.message).toContain(theirs);
@@ -235,25 +238,22 @@ describe('POST /api/v1/results/:id/retract', () => {
   });
 
   it('answers 404, 422 and 400 for an unknown result, a bad signature and a malformed request', async () => {
-    const { mine, retract, s } = await withTwoResults();
+    const { mine, retract, s, signed } = await withTwoResults();
     const unknown = '0'.repeat(64);
-    expect((await retract(unknown, signRetraction(unknown, key.privateKeyPem))).status).toBe(404);
-    const forged = { ...signRetraction(mine, key.privateKeyPem), requestedAt: new Date(0).toISOString() };
+    expect((await retract(unknown, signed(unknown))).status).toBe(404);
+    const forged = { ...signed(mine), requestedAt: new Date(Date.now() - 1000).toISOString() };
     const bad = await retract(mine, forged);
     expect({ status: bad.status, code: bad.json.error?.code }).toEqual({
       status: 422,
       code: 'BAD_SIGNATURE',
     });
-    const stale = await retract(
-      mine,
-      signRetraction(mine, key.privateKeyPem, new Date(Date.now() - 3 * 86400e3)),
-    );
+    const stale = await retract(mine, signed(mine, key.privateKeyPem, new Date(Date.now() - 3 * 86400e3)));
     expect({ status: stale.status, code: stale.json.error?.code }).toEqual({
       status: 422,
       code: 'STALE_REQUEST',
     });
     expect((await retract(mine, { resultId: mine })).status).toBe(400);
-    const elsewhere = await retract(unknown, signRetraction(mine, key.privateKeyPem));
+    const elsewhere = await retract(unknown, signed(mine));
     expect(elsewhere.status).toBe(400);
     expect((await post(`${s.results}/${mine}/retract`, '{nope')).json.error?.code).toBe('MALFORMED_REQUEST');
     expect((await request(`${s.results}/${mine}`)).status).toBe(200);
@@ -318,5 +318,65 @@ describe('limits', () => {
     expect(count(s.reader).results).toBe(2);
     // Another key has its own budget.
     expect((await post(s.results, body(otherRun(3), otherKey))).status).toBe(201);
+  });
+});
+
+describe('a retraction names its service and an expiry', () => {
+  const retractAt = (s: { results: string }, id: string, req: unknown) =>
+    post(`${s.results}/${id}/retract`, JSON.stringify(req));
+
+  it('a copy replayed to a second service is refused there (422 WRONG_SERVICE), and the result stays', async () => {
+    const [a, b] = [await service(), await service()];
+    const sent = body(variant(41));
+    const id = (await post(a.results, sent)).json.id as string;
+    expect((await post(b.results, sent)).json.id).toBe(id);
+    const forA = signRetraction(id, key.privateKeyPem, new Date(), { origin: a.server.url });
+    expect((await retractAt(a, id, forA)).status).toBe(200);
+    const replayed = await retractAt(b, id, forA);
+    expect({ status: replayed.status, code: replayed.json.error?.code }).toEqual({
+      status: 422,
+      code: 'WRONG_SERVICE',
+    });
+    expect(replayed.json.error?.message).toContain(new URL(a.server.url).origin);
+    expect((await request(`${b.results}/${id}`)).status).toBe(200);
+    // Signed for no service at all: no service takes it.
+    const local = await retractAt(b, id, signRetraction(id, key.privateKeyPem));
+    expect(local.json.error?.code).toBe('WRONG_SERVICE');
+    expect((await request(`${b.results}/${id}`)).status).toBe(200);
+  });
+
+  it('an expired one is refused (422 EXPIRED_REQUEST); a v1 request, which names no service, 400', async () => {
+    const s = await service();
+    const id = (await post(s.results, body(variant(42)))).json.id as string;
+    const hourAgo = new Date(Date.now() - 3600_000);
+    const expired = signRetraction(id, key.privateKeyPem, new Date(hourAgo.getTime() - 60_000), {
+      origin: s.server.url,
+      expiresAt: hourAgo,
+    });
+    const reply = await retractAt(s, id, expired);
+    expect({ status: reply.status, code: reply.json.error?.code }).toEqual({
+      status: 422,
+      code: 'EXPIRED_REQUEST',
+    });
+    expect(reply.json.error?.message).toContain(hourAgo.toISOString());
+    const v1 = { schema: 'redis-benchdb/retract.v1', resultId: id, requestedAt: new Date().toISOString() };
+    const old = await retractAt(s, id, { ...v1, publicKey: expired.publicKey, signature: expired.signature });
+    expect({ status: old.status, code: old.json.error?.code }).toEqual({
+      status: 400,
+      code: 'MALFORMED_REQUEST',
+    });
+    expect(old.json.error?.message).toMatch(/names no service.*update redis-benchdb/);
+    expect((await request(`${s.results}/${id}`)).status).toBe(200);
+  });
+
+  it('a service behind a proxy takes requests for its public URL (publicUrl), not its listening address', async () => {
+    const s = await service({ publicUrl: 'https://bench.example.org/' });
+    const id = (await post(s.results, body(variant(43)))).json.id as string;
+    const forListen = signRetraction(id, key.privateKeyPem, new Date(), { origin: s.server.url });
+    expect((await retractAt(s, id, forListen)).json.error?.code).toBe('WRONG_SERVICE');
+    const forPublic = signRetraction(id, key.privateKeyPem, new Date(), {
+      origin: 'https://bench.example.org',
+    });
+    expect((await retractAt(s, id, forPublic)).status).toBe(200);
   });
 });

@@ -5,10 +5,10 @@ import {
   machineIdentity,
   type ResultV1,
 } from '@redis-benchdb/result';
+import { remeasured } from '@redis-benchdb/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remeasured } from '../../result/test/support/remeasure.js';
 import { type RunningServer, startServer } from '../dist/index.js';
-import { body, post, request, tempDbPath, variant } from './fixtures.js';
+import { body, post, request, variant, vouchedDbPath } from './fixtures.js';
 
 /**
  * Issue 27 at the read API: two machine kinds that share a CPU model name and differ only in L2, an
@@ -49,7 +49,7 @@ const ids: Record<keyof typeof docs, string[]> = { a: [], b: [], aof: [], lone: 
 
 beforeAll(async () => {
   server = await startServer({
-    dbPath: tempDbPath(),
+    dbPath: vouchedDbPath(),
     rateLimit: { perIpPerMinute: 1e6, perKeyPerMinute: 1e6 },
   });
   for (const [group, list] of Object.entries(docs) as [keyof typeof docs, ResultV1[]][])

@@ -76,6 +76,8 @@ async function stop(service: ServiceProcess): Promise<void> {
 
 const all = bodies.map((_, i) => i);
 
+// Each test takes 17-19 s on a quiet CI host; thousands of signed submissions and a service process
+// stretch far past the serial tier's 120 s on a loaded one, so each has its own 300 s (vitest.config.ts).
 describe('the service under concurrent load, as a separate process', () => {
   it(`stores ${SUBMISSIONS} distinct submissions from ${CLIENTS} clients, each answered 201`, async () => {
     const dbPath = tempDbPath();
@@ -97,7 +99,7 @@ describe('the service under concurrent load, as a separate process', () => {
     console.log(
       `${SUBMISSIONS} submissions in ${seconds.toFixed(2)} s: ${Math.round(SUBMISSIONS / seconds)}/s`,
     );
-  });
+  }, 300_000);
 
   it('keeps every acknowledged submission when the process is SIGKILLed mid-load', async () => {
     const dbPath = tempDbPath();
@@ -132,5 +134,5 @@ describe('the service under concurrent load, as a separate process', () => {
     expect(again.filter((a) => a?.status === 201).length).toBe(SUBMISSIONS - after.results);
     expect(countIn(dbPath)).toEqual({ results: SUBMISSIONS, integrity: ['ok'] });
     await stop(second);
-  });
+  }, 300_000);
 });

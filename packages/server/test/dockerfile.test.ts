@@ -71,6 +71,8 @@ describe('the Dockerfile', () => {
       expect(ignored(path), path).toBe(true);
   });
 
+  // A pnpm install and a whole build, as the Dockerfile runs them: minutes on a loaded host, so 600 s
+  // of its own over the tier's minute (vitest.config.ts).
   it('its build steps, run as written on the build context, install and build; its CMD serves from the result, on the volume, and its HEALTHCHECK passes', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'rbdb-docker-'));
     dirs.push(tmp);
@@ -154,5 +156,5 @@ describe('the Dockerfile', () => {
     } finally {
       child.kill('SIGTERM');
     }
-  });
+  }, 600_000);
 });

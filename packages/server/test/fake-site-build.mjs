@@ -10,7 +10,7 @@ import { listResults, openDatabase } from '@redis-benchdb/db';
 
 const { REDIS_BENCHDB_DB, REDIS_BENCHDB_SITE_OUT: out, REDIS_BENCHDB_SITE_URL, FAKE_BUILD_LOG } = process.env;
 const { FAKE_BUILD_GATE: gate, FAKE_BUILD_FAIL: fail } = process.env;
-appendFileSync(FAKE_BUILD_LOG, `start ${Date.now()}\n`);
+appendFileSync(FAKE_BUILD_LOG, `start ${Date.now()} ${process.pid}\n`);
 while (gate && !existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
 if (fail && existsSync(fail)) {
   // Names a path, as a real build's error would: health must not pass it on.

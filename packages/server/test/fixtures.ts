@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { assignSigner, openDatabase } from '@redis-benchdb/db';
 // The server does not depend on packages/result (server → db only); its tests sign like a client.
 import {
   canonicalJson,
@@ -15,14 +16,14 @@ import {
   rawPublicKey,
   type SigningKey,
 } from '@redis-benchdb/result';
+import { fingerprintOf, key, otherKey } from '@redis-benchdb/testing';
 import { afterAll, afterEach } from 'vitest';
-import { key } from '../../result/test/support/envelopes.js';
 
 const examples = new URL('../../../schemas/examples/valid/', import.meta.url);
 const minimalText = readFileSync(new URL('minimal.json', examples), 'utf8');
 
 // Every signed-envelope maker of result's test support: one set for the package tests that sign.
-export * from '../../result/test/support/envelopes.js';
+export * from '@redis-benchdb/testing';
 
 /**
  * schemas/examples/valid/minimal.json (one SET cell, ~5 KiB signed), made plausible: its trial says
@@ -83,6 +84,21 @@ export function tempDbPath(): string {
   return join(dir, 'benchdb.sqlite');
 }
 
+/**
+ * tempDbPath() with the test keys' signers named, as an operator names submitters it knows (`key`
+ * signs for "signer A", `otherKey` for "signer B"): the corroboration rule (packages/result
+ * corroboration.ts) then takes their results as anchors, so tests of ranks, cohorts and ownership see
+ * them counted, as before the rule. Two names: they stay two signers.
+ */
+export function vouchedDbPath(): string {
+  const path = tempDbPath();
+  const db = openDatabase(path);
+  assignSigner(db, 'signer A', [fingerprintOf(key)]);
+  assignSigner(db, 'signer B', [fingerprintOf(otherKey)]);
+  db.close();
+  return path;
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -106,7 +122,13 @@ export function post(
   bodyText: string | Buffer,
   contentType = 'application/json',
 ): Promise<Reply> {
-  return request(url, { method: 'POST', headers: { 'content-type': contentType }, body: bodyText });
+  // With db's types in this file (vouchedDbPath), TS reads Buffer as Uint8Array<ArrayBufferLike>, which
+  // fetch's BodyInit does not take; fetch sends a Buffer as it is.
+  return request(url, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: bodyText as RequestInit['body'],
+  });
 }
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -191,4 +213,9 @@ export function spawnService(
     });
     exited.then((how) => reject(new Error(`the service exited (${how}) before listening: ${stderr}`)));
   });
+}
+
+/** The service's flags that publish a site into `siteDir`, built by `buildCommand`, `debounceMs` after a change. */
+export function publishingFlags(siteDir: string, buildCommand: string, debounceMs = 0): string[] {
+  return ['--site-dir', siteDir, '--site-build', buildCommand, '--site-debounce', String(debounceMs)];
 }

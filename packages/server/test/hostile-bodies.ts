@@ -207,17 +207,19 @@ export function hostileBodies(): HostileBody[] {
       body: signedText(119, (p) => p.replace('"model":"Intel', '"model":"\ud800Intel')),
     },
     // Deep nesting.
-    { name: 'an array nested 100,000 deep', body: nested(100_000, '[', ']') },
-    { name: 'an object nested 100,000 deep', body: nested(100_000, '{"a":', '}') },
+    { name: 'an array nested 100,000 deep', body: nested(100_000, '[', ']'), code: 'TOO_DEEP' },
+    { name: 'an object nested 100,000 deep', body: nested(100_000, '{"a":', '}'), code: 'TOO_DEEP' },
     {
       name: 'an extra envelope field nested 100,000 deep',
       body: prepend(120, `"x":${nested(100_000, '[', ']')}`),
+      code: 'TOO_DEEP',
     },
     {
       name: 'a signed payload nested 100,000 deep',
       body: signedText(121, (p) =>
         p.replace('"warnings":[', `"deep":${nested(100_000, '[', ']')},"warnings":[`),
       ),
+      code: 'TOO_DEEP',
     },
     // Wrong types and NaN-like strings in a signed payload.
     {

@@ -3,17 +3,17 @@
 // this file would time out.
 import { type BenchDb, count, openDatabase } from '@redis-benchdb/db';
 import { canonicalJson } from '@redis-benchdb/result';
+import {
+  duplicateFingerprintEnvelope,
+  duplicatePayloadEnvelope,
+  nestedPayloadEnvelope,
+} from '@redis-benchdb/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deflateBombResult,
   emptyRunResult,
   littleLawDodgeResult,
 } from '../../db/test/support/hostile-results.js';
-import {
-  duplicateFingerprintEnvelope,
-  duplicatePayloadEnvelope,
-  nestedPayloadEnvelope,
-} from '../../result/test/support/envelopes.js';
 import { type RunningServer, startServer } from '../dist/index.js';
 import { body, post, request, tempDbPath, variant } from './fixtures.js';
 

@@ -2,8 +2,8 @@
 // file seen before its owner submits it, re-signed by another key and sent first, must not take the
 // result, its rank or the right to retract it from the key that measured it.
 import { signRetraction } from '@redis-benchdb/db';
+import { legacyBody, reboundBody } from '@redis-benchdb/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacyBody, reboundBody } from '../../result/test/support/envelopes.js';
 import {
   body,
   key,
@@ -15,8 +15,8 @@ import {
   signPayload,
   spawnService,
   suiteRun,
-  tempDbPath,
   variant,
+  vouchedDbPath,
 } from './fixtures.js';
 
 let service: ServiceProcess;
@@ -24,7 +24,7 @@ let results: string;
 const SET_FP = suiteRun().cells[0]!.workloadFingerprint;
 
 beforeAll(async () => {
-  service = await spawnService(tempDbPath(), [], { sharedByTests: true });
+  service = await spawnService(vouchedDbPath(), [], { sharedByTests: true });
   results = `${service.url}/api/v1/results`;
 });
 
@@ -34,7 +34,10 @@ afterAll(() => service?.child.kill('SIGTERM'));
 const cohortCount = async () =>
   ((await request(`${service.url}/api/v1/cohorts/${SET_FP}`)).json as { count: number }).count;
 const retractAs = (id: string, privateKeyPem: string) =>
-  post(`${results}/${id}/retract`, JSON.stringify(signRetraction(id, privateKeyPem)));
+  post(
+    `${results}/${id}/retract`,
+    JSON.stringify(signRetraction(id, privateKeyPem, new Date(), { origin: service.url })),
+  );
 
 describe('who owns a result, at the service', () => {
   it("the owner's file re-signed as it is by another key: 422 KEY_MISMATCH, and the owner's own is then 201", async () => {

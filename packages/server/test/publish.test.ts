@@ -2,7 +2,15 @@
 // at a time, a placeholder until a result's page is built, a failed build kept out of sight, and state
 // in health. The site build is a real child process (fake-site-build.mjs: the real one, Astro, is the
 // CLI's end-to-end test); the gate file holds a build open so a test can send results during it.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +142,30 @@ describe('the publishing service', () => {
     expect(await settled(again.url)).toMatchObject({ state: 'ready', lastBuildAt: done.lastBuildAt });
     expect(p.builds()).toBe(3);
     expect((await request(`${again.url}${pagePath}`)).status).toBe(200);
+  });
+
+  it('removes only builds of its own from the site folder: a folder it did not make is kept', async () => {
+    const p = await publishing();
+    const service = await p.start();
+    await settled(service.url);
+    // Someone's folder under builds/, with no build marker in it.
+    const mine = join(p.dir, 'site/builds/notes');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'thesis.txt'), 'mine');
+    for (const [i, body] of submissions(2).entries()) {
+      expect((await post(`${service.url}/api/v1/results`, body)).status).toBe(201);
+      await until(
+        () => site(service.url),
+        (s) => !s.building && !s.pending && (p.builds() ?? 0) >= 2 + i,
+      );
+    }
+    await settled(service.url);
+    expect(p.builds()).toBeGreaterThanOrEqual(3);
+    expect(readFileSync(join(mine, 'thesis.txt'), 'utf8')).toBe('mine');
+    // Its own old builds still go: the one served and the one before it stay.
+    expect(readdirSync(join(p.dir, 'site/builds')).filter((n) => n !== 'notes')).toHaveLength(2);
+    service.child.kill('SIGTERM');
+    await service.exited;
   });
 
   it("draws a chart's PNG from its SVG when first asked for, keeps it, and serves nothing outside the site", async () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyFileName } from '@redis-benchdb/db';
 import { keyFingerprint } from '@redis-benchdb/result';
+import { remeasured } from '@redis-benchdb/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { remeasured } from '../../result/test/support/remeasure.js';
 import { type RunningServer, startServer } from '../dist/index.js';
-import { body, key, otherKey, post, request, tempDbPath, variant } from './fixtures.js';
+import { body, key, otherKey, post, request, tempDbPath, variant, vouchedDbPath } from './fixtures.js';
 
 let server: RunningServer | undefined;
 afterAll(() => server?.close());
@@ -39,7 +39,7 @@ function run(n: number, factor: number, cpuModel: string) {
 describe('rank after submit', () => {
   it('says where each headline cell stands, overall and on the same CPU, with a percentile only from 5 results', async () => {
     server = await startServer({
-      dbPath: tempDbPath(),
+      dbPath: vouchedDbPath(),
       rateLimit: { perIpPerMinute: 1e6, perKeyPerMinute: 1e6 },
     });
     const results = `${server.url}/api/v1/results`;

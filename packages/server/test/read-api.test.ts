@@ -30,6 +30,8 @@ let reader: BenchDb;
 let importedId: string;
 let api: string;
 
+// Generates and signs 240 synthetic results (about 20 s quiet, minutes on a loaded host): its own
+// timeout over the serial tier's 120 s (vitest.config.ts).
 beforeAll(async () => {
   const dbPath = tempDbPath();
   await promisify(execFile)(process.execPath, [
@@ -48,7 +50,7 @@ beforeAll(async () => {
   server = await startServer({ dbPath });
   reader = openDatabase(dbPath, { readonly: true });
   api = `${server.url}/api/v1`;
-});
+}, 300_000);
 
 afterAll(async () => {
   reader?.close();
@@ -135,6 +137,11 @@ describe('GET /api/v1/results', () => {
       ['?cursor=abc', /not one this service gave: pass the nextCursor/],
       ['?test=GET&test=SET', /test is given more than once/],
       ['?cpuModel=', /cpuModel must be 1 to 200 characters/],
+      // The schema refuses them (read/query-schema.ts), in the same words the hand-written checks used.
+      ['?a=1&test=GET&b=2', /^unknown parameter a, b; the parameters are test, /],
+      ['?connections=9007199254740992', /connections must be an integer from 1 to 9007199254740991/],
+      ['?limit=', /limit must be an integer from 1 to 200, got ""/],
+      ['?machine=', /^machine must be 1 to 600 characters; leave it out to match any$/],
     ];
     for (const [query, says] of cases) {
       const reply = await request(`${api}/results${query}`);

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { BenchDb } from '@redis-benchdb/db';
+import { type BenchDb, copyDatabase } from '@redis-benchdb/db';
 
 export interface BackupOptions {
   /** Where the copies go: `benchdb-<time>.sqlite` each. */
@@ -36,7 +36,7 @@ export async function backupDatabase(db: BenchDb, path: string, pagesPerStep = 1
   const partial = `${path}.partial`;
   await rm(partial, { force: true });
   // Between steps the event loop runs: submissions keep being answered while a large file is copied.
-  await db.sqlite.backup(partial, { progress: () => pagesPerStep });
+  await copyDatabase(db, partial, pagesPerStep);
   await rename(partial, path);
 }
 

@@ -8,5 +8,7 @@ import { fileURLToPath } from 'node:url';
  */
 export function defaultSiteBuild(): string[] | null {
   const script = fileURLToPath(new URL('../../../../scripts/site-build.mjs', import.meta.url));
-  return existsSync(script) ? [process.execPath, script] : null;
+  // --verbose: Astro's log on stdout, which SiteBuilder keeps in the site directory's build.log,
+  // rather than one file per build in the state folder of the service's user.
+  return existsSync(script) ? [process.execPath, script, '--verbose'] : null;
 }

@@ -12,7 +12,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { type PngPool, pngCacheName, pngPool, pngWidthOf } from '@redis-benchdb/db/png';
+import { type PngPool, pngCacheName, pngPool, pngWidthOf } from '@redis-benchdb/png';
 import { HttpError } from '../http-error.js';
 
 /** A chart's PNG: a path of plain segments (no dot files) ending in .png, as the site names them. */
@@ -45,7 +45,7 @@ export interface PngOnRequestOptions {
 
 /**
  * Chart PNGs drawn when first asked for, from the SVG beside them in the site served, with the site
- * build's renderer and settings (@redis-benchdb/db/png), and kept in a cache bounded in bytes. A site built
+ * build's renderer and settings (@redis-benchdb/png), and kept in a cache bounded in bytes. A site built
  * with REDIS_BENCHDB_SITE_PNG=on-request (what SiteBuilder asks for) links PNGs it did not draw:
  * drawing them all took most of a build at 10,000 results, and almost none is ever fetched.
  *

@@ -12,6 +12,10 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Runs a build and ends it when the service ends, even by SIGKILL (build-watchdog.ts). */
+const WATCHDOG = fileURLToPath(new URL('./build-watchdog.js', import.meta.url));
 
 export interface SiteBuilderOptions {
   /**
@@ -77,16 +81,10 @@ export class SiteBuilder {
   constructor(private readonly o: SiteBuilderOptions) {}
 
   /**
-   * Serve the site already built in siteDir, if any; build now when the database has changed since.
-   * `siteUrl`: the public address the pages name (embeds, cards), known once the service listens.
+   * Serve the site already built in siteDir, if any. Called before the service listens, so that its
+   * first answer for a built page is that page (not a 503 or a "result received" placeholder).
    */
-  async start(siteUrl: string): Promise<void> {
-    this.siteUrl = siteUrl;
-    const builds = join(this.o.siteDir, 'builds');
-    await mkdir(builds, { recursive: true });
-    // A build cut short by a stop: never served, never finished.
-    for (const name of await readdir(builds))
-      if (name.endsWith('.partial')) await rm(join(builds, name), { recursive: true, force: true });
+  async load(): Promise<void> {
     const current = await readlink(join(this.o.siteDir, 'current')).catch(() => null);
     if (current !== null && existsSync(join(current, MARKER))) {
       const marker = JSON.parse(await readFile(join(current, MARKER), 'utf8')) as BuildMarker;
@@ -95,6 +93,20 @@ export class SiteBuilder {
       this.lastBuildAt = Date.parse(marker.builtAt);
       this.lastBuildMs = marker.durationMs;
     }
+  }
+
+  /**
+   * Clear what an interrupted build left, then build now when the database has changed since the site
+   * served (load() first). `siteUrl`: the public address the pages name (embeds, cards), known once
+   * the service listens.
+   */
+  async start(siteUrl: string): Promise<void> {
+    this.siteUrl = siteUrl;
+    const builds = join(this.o.siteDir, 'builds');
+    await mkdir(builds, { recursive: true });
+    // A build cut short by a stop: never served, never finished.
+    for (const name of await readdir(builds))
+      if (name.endsWith('.partial')) await rm(join(builds, name), { recursive: true, force: true });
     this.request(0);
   }
 
@@ -149,7 +161,7 @@ export class SiteBuilder {
     this.timer = null;
     const running = this.running;
     if (running) {
-      // The build's whole process group (it is its own: detached), Astro and its helpers included.
+      // The build's whole process group (its watchdog's: detached), Astro and its helpers included.
       try {
         process.kill(-running.child.pid!, 'SIGTERM');
       } catch {
@@ -220,10 +232,15 @@ export class SiteBuilder {
     };
     const log = createWriteStream(logPath);
     const { command } = this.o;
-    const child =
-      typeof command === 'string'
-        ? spawn(command, { shell: true, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-        : spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
+    // The watchdog leads the build's process group (detached) and reads EOF on its stdin when this
+    // process ends, however it ends: it then ends the build. The pipe is held open, never written.
+    const child = spawn(process.execPath, [WATCHDOG, ...argv], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    child.stdin?.on('error', () => {});
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     child.once('exit', () => setImmediate(() => log.end()));
@@ -248,10 +265,11 @@ export class SiteBuilder {
     this.lastBuildMs = durationMs;
     this.lastFailure = null;
     this.o.log(`site: built in ${(durationMs / 1000).toFixed(1)} s; serving ${dir}`);
-    // The previous site stays one more build: a request may be reading its files now.
+    // The previous site stays one more build: a request may be reading its files now. Only a
+    // finished build of ours (its marker in it) is removed: --site-dir may name a folder with more.
     for (const old of await readdir(join(this.o.siteDir, 'builds'))) {
       const path = join(this.o.siteDir, 'builds', old);
-      if (path !== dir && path !== previous && !old.endsWith('.partial'))
+      if (path !== dir && path !== previous && !old.endsWith('.partial') && existsSync(join(path, MARKER)))
         await rm(path, { recursive: true, force: true });
     }
   }

@@ -1,12 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { BenchDb } from '@redis-benchdb/db';
+import { type BenchDb, resultReceipt } from '@redis-benchdb/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HIDDEN } from '../api-doc/responses.js';
 import { replyNotFound } from '../error-reply.js';
 import { placeholderHtml } from './placeholder.js';
 import type { PngOnRequest } from './png-on-request.js';
 import type { SiteBuilder } from './site-builder.js';
+
+/** The route of every file of the site (the rate limit leaves it out: app.ts). */
+export const SITE_ROUTE = '/*';
 
 /** A result page: `/results/<id>/` (db's resultPagePath). */
 const RESULT_PAGE = /^\/results\/([0-9a-f]{64})\/(?:index\.html)?$/;
@@ -34,11 +38,8 @@ export async function siteRoutes(
 ) {
   // serve: false: the root changes with each build, so each reply names it (sendFile's rootPath).
   await app.register(fastifyStatic, { root: process.cwd(), serve: false, index: false });
-  const receipt = db.sqlite.prepare<[string], { receivedAt: string; retractedAt: string | null }>(
-    'SELECT received_at AS receivedAt, retracted_at AS retractedAt FROM results WHERE id = ?',
-  );
 
-  app.get('/*', async (request, reply) => {
+  app.get(SITE_ROUTE, { schema: HIDDEN }, async (request, reply) => {
     const path = sitePath(request);
     if (path === null) return replyNotFound(request, reply);
     const root = site.root;
@@ -59,7 +60,7 @@ export async function siteRoutes(
       if (cached !== null) return reply.sendFile(cached, pngs.cacheDir);
     }
     const id = RESULT_PAGE.exec(path)?.[1];
-    const row = id === undefined ? undefined : receipt.get(id);
+    const row = id === undefined ? undefined : resultReceipt(db, id);
     if (id !== undefined && row !== undefined && row.retractedAt === null)
       return placeholder(reply, id, row.receivedAt);
     if (root === null)

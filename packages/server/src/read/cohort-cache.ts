@@ -1,4 +1,4 @@
-import { type BenchDb, type HeadlineRank, RankIndex } from '@redis-benchdb/db';
+import { type BenchDb, dataVersion, type HeadlineRank, RankIndex } from '@redis-benchdb/db';
 import type { CohortQuery } from './read-worker.js';
 
 /**
@@ -48,7 +48,7 @@ export class CohortCache {
     query: CohortQuery,
     read: (workloadFingerprint: string, query: CohortQuery) => Promise<string>,
   ): Promise<string> {
-    const state = `${this.#written}:${this.#db.sqlite.pragma('data_version', { simple: true })}`;
+    const state = `${this.#written}:${dataVersion(this.#db)}`;
     if (state !== this.#seen) {
       this.#entries.clear();
       this.#seen = state;

@@ -24,7 +24,9 @@ type Task = ReadTask extends infer T ? (T extends ReadTask ? Omit<T, 'dbPath'> :
  *
  * Bounded twice, so that what waits is bounded in time too: `maxQueued` reads in all, and
  * `maxQueuedPerNetwork` from one network, so one client's burst fills its own share, not the queue;
- * past either, a read is answered 503 BUSY with retry-after at once rather than queued.
+ * past either, a read is answered 503 BUSY with retry-after at once rather than queued. A bound on
+ * reads at once, not a rate (which @fastify/rate-limit keeps per network): a client within its rate
+ * can still fill the queue with slow reads, and its retry-after is how long the queue takes to drain.
  */
 export class ReadPool {
   /** Null for a database in memory, which no other connection can open: its reads run inline. */

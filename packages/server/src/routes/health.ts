@@ -1,5 +1,6 @@
-import { type BenchDb, schemaVersion } from '@redis-benchdb/db';
+import { type BenchDb, resultCounter, schemaVersionOf } from '@redis-benchdb/db';
 import type { FastifyInstance } from 'fastify';
+import { ANY, object } from '../api-doc/responses.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { BackupSchedule } from '../publish/backups.js';
 import type { SiteBuilder } from '../publish/site-builder.js';
@@ -13,6 +14,15 @@ export interface HealthDeps {
   backups?: BackupSchedule | undefined;
 }
 
+const HEALTH = {
+  summary: 'Liveness, counts, and whether the database can be written',
+  response: {
+    200: object('ok: the database can be read and written'),
+    503: object('not ready: storage.problem says why (read-only, disk full)'),
+    ...ANY,
+  },
+};
+
 /**
  * `{ ok, results, schemaVersion, checking, storage }`: answering means the database file could be
  * read; `ok` (and the status, 200 or 503) says whether it can also be written, which a submission
@@ -24,10 +34,12 @@ export interface HealthDeps {
  * true: the service still takes results and serves the previous site.
  */
 export function healthRoutes(app: FastifyInstance, { db, queue, storage, site, backups }: HealthDeps): void {
-  const results = resultCount(db);
+  // Counted again only after a write: health must stay cheaper than what it reports on (it used to
+  // count every cell and warning too, on every poll).
+  const results = resultCounter(db);
   // Migrations run before the service starts, never while it runs.
-  const version = schemaVersion(db.sqlite);
-  app.get('/api/v1/health', async (_request, reply) => {
+  const version = schemaVersionOf(db);
+  app.get('/api/v1/health', { schema: HEALTH }, async (_request, reply) => {
     const { writable, problem } = storage.status();
     return reply.status(writable ? 200 : 503).send({
       ok: writable,
@@ -39,25 +51,4 @@ export function healthRoutes(app: FastifyInstance, { db, queue, storage, site, b
       ...(backups ? { backup: backups.status() } : {}),
     });
   });
-}
-
-/**
- * The count of results, read again only after a write: counting walks an index (milliseconds at 10⁴
- * results), and health must stay cheaper than what it reports on; it used to count every cell and
- * warning too, on every poll. This connection's writes show in total_changes(), another process's
- * (a `db:build`) in data_version: two reads of a counter each.
- */
-function resultCount(db: BenchDb): () => number {
-  const st = db.sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM results');
-  const changes = db.sqlite.prepare<[], { c: number }>('SELECT total_changes() AS c');
-  let n = 0;
-  let seen = '';
-  return () => {
-    const state = `${changes.get()!.c}:${db.sqlite.pragma('data_version', { simple: true })}`;
-    if (state !== seen) {
-      n = st.get()!.n;
-      seen = state;
-    }
-    return n;
-  };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { HIDDEN } from '../api-doc/responses.js';
 import { HttpError } from '../http-error.js';
 
 /**
@@ -12,6 +13,7 @@ export function methodNotAllowedRoutes(app: FastifyInstance): void {
     app.route({
       method: others,
       url,
+      schema: HIDDEN,
       handler: async (request, reply) => {
         reply.header('allow', allow);
         throw new HttpError(
@@ -31,5 +33,7 @@ export const ROUTES: Record<string, string[]> = {
   '/api/v1/openapi.json': ['GET', 'HEAD'],
   '/api/v1/results/:id': ['GET', 'HEAD'],
   '/api/v1/results/:id/retract': ['POST'],
+  '/api/v1/keys/rotations': ['POST'],
+  '/api/v1/keys/revocations': ['POST'],
   '/api/v1/health': ['GET', 'HEAD'],
 };

@@ -1,5 +1,6 @@
 import { type BenchDb, getStoredResult, IngestError } from '@redis-benchdb/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ANY, BODY, error, idParams, signed, WRITE } from '../api-doc/responses.js';
 import { HttpError } from '../http-error.js';
 import type { IngestQueue } from '../ingest-queue.js';
 import type { KeyBudget } from '../key-budget.js';
@@ -30,7 +31,48 @@ export interface ResultsRouteDeps {
 const ID = /^[0-9a-f]{64}$/;
 
 /** Refusals that come after ingest verified the signature: the key's owner sent these. */
-const SIGNED_REFUSALS = new Set(['INVALID_RESULT', 'IMPLAUSIBLE', 'KEY_MISMATCH']);
+const SIGNED_REFUSALS = new Set([
+  'INVALID_RESULT',
+  'IMPLAUSIBLE',
+  'KEY_MISMATCH',
+  'IDENTITY_TEXT',
+  'FINISHED_IN_FUTURE',
+  'RUN_GROUP_NOT_YOURS',
+  'RUN_GROUP_MISMATCH',
+]);
+
+const SUBMIT = {
+  summary: 'Submit a signed result (redis-benchdb/envelope.v1)',
+  body: signed('the envelope as run --out writes it'),
+  response: {
+    201: { $ref: 'Submitted#', description: 'stored' },
+    200: { $ref: 'Submitted#', description: 'already stored (duplicate: true)' },
+    ...ANY,
+    ...BODY,
+    403: error('KEY_REVOKED: its key was revoked here'),
+    409: error('DISPUTED: another key sent the very same payload before; both claims are recorded'),
+    422: error(
+      'not stored: a bad signature, an invalid result, implausible figures ... (the code says which)',
+    ),
+    ...WRITE,
+    503: error('BUSY: too many submissions being checked, or NOT_WRITABLE; retry-after says when'),
+  },
+};
+
+const GET_RESULT = {
+  summary: "One result: a signed result's envelope as verified, or an imported result's document",
+  params: idParams,
+  response: {
+    200: {
+      type: 'object',
+      required: ['schema'],
+      description: 'redis-benchdb/envelope.v1 or redis-benchdb/imported.v1, as its schema field says',
+    },
+    ...ANY,
+    404: error('NOT_FOUND: no such result'),
+    410: error('RETRACTED: its owner retracted it'),
+  },
+};
 
 /** The raw body (see app.ts), or an empty one when the request had none. */
 export function rawBody(request: FastifyRequest): Buffer {
@@ -38,7 +80,7 @@ export function rawBody(request: FastifyRequest): Buffer {
 }
 
 export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): void {
-  app.post('/api/v1/results', async (request, reply) => {
+  app.post('/api/v1/results', { schema: SUBMIT }, async (request, reply) => {
     // The body is in, within the request deadline. The socket's idle timer would cut the wait for a
     // check thread and a commit (seconds, behind a few 4 MiB bodies) with no answer at all: that
     // wait is the service's own, and the queue bounds it. The timer runs again for the reply.
@@ -51,20 +93,24 @@ export function resultsRoutes(app: FastifyInstance, deps: ResultsRouteDeps): voi
     }
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/results/:id', async (request, reply) => {
-    const { id } = request.params;
-    const stored = ID.test(id) ? getStoredResult(deps.db, id) : null;
-    if (!stored) throw new HttpError('NOT_FOUND', 404, `no result ${id}`);
-    if (stored.retractedAt !== null)
-      throw new HttpError(
-        'RETRACTED',
-        410,
-        `result ${id} was retracted by its owner at ${stored.retractedAt}`,
-      );
-    // A signed result's envelope as verified (canonical): what `redis-benchdb verify` checks; an
-    // imported result's document. Their `schema` field says which.
-    return reply.type('application/json; charset=utf-8').send(stored.json);
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/results/:id',
+    { schema: GET_RESULT },
+    async (request, reply) => {
+      const { id } = request.params;
+      const stored = ID.test(id) ? getStoredResult(deps.db, id) : null;
+      if (!stored) throw new HttpError('NOT_FOUND', 404, `no result ${id}`);
+      if (stored.retractedAt !== null)
+        throw new HttpError(
+          'RETRACTED',
+          410,
+          `result ${id} was retracted by its owner at ${stored.retractedAt}`,
+        );
+      // A signed result's envelope as verified (canonical): what `redis-benchdb verify` checks; an
+      // imported result's document. Their `schema` field says which.
+      return reply.type('application/json; charset=utf-8').send(stored.json);
+    },
+  );
 }
 
 /**
@@ -80,7 +126,7 @@ async function submit(
   storage.refuseIfUnwritable();
   const { key, outcome } = await queue.check(rawBody(request));
   if (key !== undefined) {
-    const retryAfterSec = keys.retryAfterSec(key);
+    const retryAfterSec = await keys.retryAfterSec(request, key);
     if (retryAfterSec > 0)
       throw new HttpError(
         'RATE_LIMITED',
@@ -102,7 +148,7 @@ async function submit(
   }
   if (outcome instanceof IngestError) {
     if (key !== undefined && SIGNED_REFUSALS.has(outcome.code)) {
-      keys.charge(key);
+      await keys.charge(request, key);
       newKeys.charge(from, key, false);
     }
     throw outcome;
@@ -112,6 +158,11 @@ async function submit(
     stored = await queue.store(outcome);
     storage.writeSucceeded();
   } catch (e) {
+    // Refused against what is stored (a run group another key holds): as the checks' refusals above.
+    if (e instanceof IngestError && key !== undefined && SIGNED_REFUSALS.has(e.code)) {
+      await keys.charge(request, key);
+      newKeys.charge(from, key, false);
+    }
     // The same payload under a second key: the stored result is now disputed and leaves its cohorts.
     if (e instanceof IngestError && e.code === 'DISPUTED') {
       cohorts.retracted();
@@ -125,7 +176,7 @@ async function submit(
   else if (!duplicate) cohorts.added(id);
   if (!duplicate) changed();
   if (key !== undefined) {
-    keys.charge(key);
+    await keys.charge(request, key);
     newKeys.charge(from, key, true);
   }
   reply.header('location', `/api/v1/results/${id}`);
