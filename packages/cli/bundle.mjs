@@ -31,7 +31,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // Every registry dependency stays external, and only those.
   external: Object.keys(pkg.dependencies),
   plugins: [lazySqlite],

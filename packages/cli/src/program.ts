@@ -21,6 +21,7 @@ export const COMMANDS: CommandList = {
   submit: async () => (await import('./commands/submit.js')).default,
   retract: async () => (await import('./commands/retract.js')).default,
   keygen: async () => (await import('./commands/keygen.js')).default,
+  revoke: async () => (await import('./commands/revoke.js')).default,
   verify: async () => (await import('./commands/verify.js')).default,
   view: async () => (await import('./commands/view.js')).default,
 };

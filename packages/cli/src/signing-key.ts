@@ -26,19 +26,21 @@ export interface SigningKey {
   path: string;
 }
 
-/** Create a key pair; refuses to replace an existing one unless `force`. */
-export async function createKey(opts: { force?: boolean; dir?: string } = {}): Promise<SigningKey> {
+/** Create a key pair (or store `pair`); refuses to replace an existing one unless `force`. */
+export async function createKey(
+  opts: { force?: boolean; dir?: string; pair?: { privateKeyPem: string; publicKeyPem: string } } = {},
+): Promise<SigningKey> {
   const dir = opts.dir ?? configDir();
   const paths = keyPaths(dir);
   if (!opts.force && (await exists(paths.privateKey))) {
     const existing = await loadKey(dir);
     throw new CliError(
-      `a signing key already exists at ${paths.privateKey} (${existing!.fingerprint}). Keep it: results you signed with it stay yours. To replace it anyway: ${cliName()} keygen --force`,
+      `a signing key already exists at ${paths.privateKey} (${existing!.fingerprint}). Keep it: results you signed with it stay yours. To move to a new key that may still retract them: ${cliName()} keygen --rotate --server URL. Either way the old key is kept beside it as a dated backup. To replace it anyway: ${cliName()} keygen --force`,
       'ERR_KEY_EXISTS',
     );
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const { privateKeyPem, publicKeyPem } = generateSigningKey();
+  const { privateKeyPem, publicKeyPem } = opts.pair ?? generateSigningKey();
   // Created 0600 from the start (not chmod-ed after), so the key is never readable by others.
   const tmp = `${paths.privateKey}.${process.pid}.tmp`;
   const handle = await open(tmp, 'w', 0o600);

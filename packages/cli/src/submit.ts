@@ -49,12 +49,33 @@ export interface CellRank {
   overall: CohortStanding;
   sameCpu: CohortStanding | null;
   cohortUrl?: string;
+  /** PROVISIONAL or OUTLIER when the service's corroboration rule holds the result back (older services omit it). */
+  held?: 'PROVISIONAL' | 'OUTLIER' | null;
 }
 
 export type SubmitOutcome =
   | { kind: 'stored'; id: string; pagePath: string; duplicate: boolean; ranks: CellRank[] }
   | { kind: 'refused'; status: number; code: string; message: string }
   | { kind: 'unavailable'; reason: string };
+
+/** Tries of a submission before it counts as undeliverable (and the command exits 1), and the first pause. */
+export const SUBMIT_ATTEMPTS = 3;
+export const SUBMIT_RETRY_MS = 1_000;
+
+/**
+ * POST one signed envelope, again after 1 s and 2 s while the service cannot be reached or answers
+ * 5xx/429 (a restart, a brief outage); a refusal is final at once. The reason of an undeliverable
+ * one says how often it was tried.
+ */
+export async function deliverEnvelope(url: string, body: string): Promise<SubmitOutcome> {
+  let out = await postEnvelope(url, body);
+  for (let i = 1; i < SUBMIT_ATTEMPTS && out.kind === 'unavailable'; i++) {
+    await new Promise((r) => setTimeout(r, SUBMIT_RETRY_MS * 2 ** (i - 1)));
+    out = await postEnvelope(url, body);
+  }
+  if (out.kind !== 'unavailable') return out;
+  return { kind: 'unavailable', reason: `${out.reason}, tried ${SUBMIT_ATTEMPTS} times` };
+}
 
 /** POST one signed envelope. Never throws: the outcome says what happened. */
 export async function postEnvelope(url: string, body: string, timeoutMs = 15_000): Promise<SubmitOutcome> {
@@ -124,7 +145,7 @@ export function rankLines(ranks: readonly CellRank[], envelope?: string): string
     const unstable = cells?.find((c) => c.label === r.label)?.unstable
       ? ' (unstable: its trials disagree by more than 10%, so this place is loose)'
       : '';
-    return `  ${r.label}: ${overall}${kind}${unstable}`;
+    return `  ${r.label}: ${overall}${kind}${unstable}${heldText(r.held)}`;
   });
   if (!cells) return lines;
   const left = cells.filter((c) => c.reasons.length > 0);
@@ -133,6 +154,15 @@ export function rankLines(ranks: readonly CellRank[], envelope?: string): string
   if (left.length > 0)
     lines.push(`  ${left.length} of ${cells.length} cells left out of rankings: ${reasonsText(left)}`);
   return lines;
+}
+
+/** What a held result's rank line adds: where it stands, and why it moves no summary yet. */
+function heldText(held: CellRank['held']): string {
+  if (held === 'OUTLIER')
+    return " (an outlier: beyond 3 MADs of its machine kind's admitted results, so it is ranked against them but moves no summary until corroborated; see its page)";
+  if (held === 'PROVISIONAL')
+    return " (provisional: no other signer's admitted result of this machine kind vouches for it yet, so it is ranked against them but moves no summary; see its page)";
+  return '';
 }
 
 function admissionOf(envelope: string | undefined): ResultCellAdmission[] | null {
@@ -180,9 +210,9 @@ export interface SpoolEntry {
  */
 export async function spool(body: string, server: string | null, dbPath?: string): Promise<string> {
   const dir = spoolDir(dbPath);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${entryId(body)}.json`);
-  await writeAtomically(path, body);
+  await writeAtomically(path, body, PRIVATE);
   const servers = await readServers(path);
   // No service named: the entry says nothing, and `submit --pending --server URL` sends it there.
   if (server !== null && !servers.includes(server)) await writeServers(path, [...servers, server]);
@@ -217,15 +247,17 @@ export async function unspool(entry: SpoolEntry, server: string | null): Promise
 /** A refused submission leaves the queue but is kept, with the service's reason beside it. */
 export async function setAside(path: string, reason: string): Promise<string> {
   const dir = join(dirname(path), 'refused');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const target = join(dir, basename(path));
   await rename(path, target);
   await rename(serversFile(path), serversFile(target)).catch(() => {});
-  await writeFile(`${target}.reason.txt`, `${reason}\n`);
+  await writeFile(`${target}.reason.txt`, `${reason}\n`, { mode: PRIVATE });
   return target;
 }
 
 const SERVERS = '.servers';
+/** Spooled files are the user's until sent: a result not yet published, and where it goes. */
+const PRIVATE = 0o600;
 
 function serversFile(entry: string): string {
   return `${entry.slice(0, -'.json'.length)}${SERVERS}`;
@@ -241,7 +273,7 @@ async function readServers(entry: string): Promise<string[]> {
 }
 
 function writeServers(entry: string, servers: string[]): Promise<void> {
-  return writeAtomically(serversFile(entry), `${JSON.stringify({ servers }, null, 2)}\n`);
+  return writeAtomically(serversFile(entry), `${JSON.stringify({ servers }, null, 2)}\n`, PRIVATE);
 }
 
 /** The result's id when `body` is a signed envelope; else the file's own hash (it is kept all the same). */

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { BUSY_HOST_OTHER_CPU_FRACTION, type ResultV1 } from '@redis-benchdb/result';
+import { skippedOnBusyHost } from '@redis-benchdb/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { skippedOnBusyHost } from '../../result/test/support/skipped-claim.js';
 import {
   assertBuilt,
   BIN,

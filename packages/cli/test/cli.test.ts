@@ -238,11 +238,16 @@ describe('against a shared test server', () => {
 
     // In text mode too, and stderr says where it went; the key is reused, not made again.
     const file2 = path.join(dir, 'text.json');
-    const t = await runCli(['run', '-t', 'get', '-n', '2000', '-c', '10', '-p', port, '--out', file2], {
-      configDir,
-    });
+    const t = await runCli(
+      ['run', '-t', 'get', '-n', '2000', '-c', '10', '-r', '5000', '--preload', '-p', port, '--out', file2],
+      { configDir },
+    );
     expect(t.code, describeResult(t)).toBe(0);
     expect(t.stdout).toMatch(/^GET: /);
+    // What the preload cost, which is most of a short run of the suite (issue 41).
+    expect(t.stderr).toMatch(
+      /^the run took [\d.]+ s, [\d.]+ s of it writing 5,000 keys for the GET cells to read/m,
+    );
     expect(t.stderr).toContain(`wrote ${file2}, signed by ${envelope.keyFingerprint}`);
     expect(t.stderr).not.toContain('created a signing key');
     const second = await readEnvelope(file2);

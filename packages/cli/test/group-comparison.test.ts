@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultV1 } from '@redis-benchdb/result';
+import { pairedCellRatio } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { comparisonTable, pairedCellRatio } from '../src/run/group-comparison.js';
+import { comparisonTable } from '../src/run/group-comparison.js';
 
 // The terminal table of a group, on documents made from the schema's own example of a member.
 
@@ -52,13 +53,13 @@ describe('group comparison', () => {
     expect(p.ratio).toBeCloseTo(1.1, 10);
     const table = comparisonTable('9f2c41d07a3be865', docs);
     expect(table).toMatch(/geometric mean of the per-round ratios .* 95% interval \(paired, 5 rounds\)/);
-    expect(table).toMatch(/member 1 +99,000 \(1\.10x, 1\.10-1\.10, faster\)/);
+    expect(table).toMatch(/member 1 +99,000 \(1\.100x, 1\.100–1\.100, faster\)/);
   });
 
   it('an A/A group with noise says no more than the ratio and its interval, which holds 1', () => {
     const docs = [member(0, [100, 120, 90], true), member(1, [104, 113, 92], true)];
     const table = comparisonTable('9f2c41d07a3be865', docs);
-    const m = /member 1 +\S+ \((\d\.\d\d)x, (\d\.\d\d)-(\d\.\d\d)\)$/m.exec(table);
+    const m = /member 1 +\S+ \((\d\.\d{3})x, (\d\.\d{3})–(\d\.\d{3})\)$/m.exec(table);
     expect(m, table).not.toBeNull();
     expect(Number(m![2])).toBeLessThan(1);
     expect(Number(m![3])).toBeGreaterThan(1);
@@ -74,14 +75,14 @@ describe('group comparison', () => {
       },
     ];
     const table = comparisonTable('9f2c41d07a3be865', docs);
-    expect(table).toMatch(/member 1 +99,000 \(1\.10x, 1\.10-1\.10, no verdict: BUSY_HOST\)$/m);
+    expect(table).toMatch(/member 1 +99,000 \(1\.100x, 1\.100–1\.100, no verdict: BUSY_HOST\)$/m);
     expect(table.split('\n').at(-1)).not.toMatch(/faster/);
   });
 
   it('a round missing on one side pairs the rounds both ran, and says how many', () => {
     const docs = [member(0, base, true), member(1, faster.slice(0, 2), true)];
     expect(pairedCellRatio(docs[0]!.doc.cells[0]!, docs[1]!.doc.cells[0]!)!.n).toBe(2);
-    expect(comparisonTable('9f2c41d07a3be865', docs)).toMatch(/\(1\.10x, 1\.10-1\.10, faster, 2 rounds\)/);
+    expect(comparisonTable('9f2c41d07a3be865', docs)).toMatch(/\(1\.100x, 1\.100–1\.100, faster, 2 rounds\)/);
   });
 
   it('a sequential group (no schedule) compares medians, as before', () => {

@@ -12,9 +12,12 @@ import { assertBuilt, BIN } from './helpers/cli.js';
 // where 0.11 s did before. The definitions take their defaults from @redis-benchdb/engine/options;
 // what runs a command is imported by its run(). This holds that: a module resolve hook lists every
 // module `--help` loads.
-const HOOK = `export async function resolve(specifier, context, next) {
+// The hook runs on a thread of its own: it writes to fd 2 at once, since a stream's write from there is
+// lost when a short command exits before it is flushed (as Node 22 and later do with --help).
+const HOOK = `import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
-  process.stderr.write('loaded ' + r.url + '\\n');
+  writeSync(2, 'loaded ' + r.url + '\\n');
   return r;
 }
 `;

@@ -16,6 +16,7 @@ const COMMANDS = [
   'submit',
   'retract',
   'keygen',
+  'revoke',
   'verify',
   'view',
 ];

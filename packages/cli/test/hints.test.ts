@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import type { LaunchedServer } from '@redis-benchdb/engine';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownHeadersPrefix } from '../../../scripts/install.mjs';
 import {
   assertBuilt,
   client,
@@ -28,6 +27,7 @@ import {
   cloneForm,
   type Form,
   globalForm,
+  nodeHeadersPrefix,
   npxTarballForm,
   packTarball,
   runnerPid,
@@ -163,7 +163,7 @@ describe('every printed hint works as pasted, in each way the runner is started'
       redis.disconnect();
     });
 
-  // better-sqlite3 compiles under npx here: minutes on a busy 2-core machine. The backstop is the pack tests'.
+  // npx installs better-sqlite3 from the registry here. The backstop is the pack tests'.
   it('what needs SQLite says how to add it: under npx the printed command fetches it and works', {
     timeout: PACK_BACKSTOP_MS,
   }, async () => {
@@ -172,9 +172,10 @@ describe('every printed hint works as pasted, in each way the runner is started'
     expect(r.code, describeResult(r)).toBe(1);
     const hint = /run it with better-sqlite3 beside it: (.+ export --jsonl) \.\.\.$/m.exec(r.stderr)?.[1];
     expect(hint, r.stderr).toBe(`npx -y -p ${tgz} -p better-sqlite3 redis-benchdb export --jsonl`);
-    // better-sqlite3 compiles here (only the npm registry is reachable): node-gyp is pointed at Node's
-    // own headers, as scripts/install.mjs does for the clone.
-    const nodedir = ownHeadersPrefix();
+    // better-sqlite3 13 carries its binaries, but npm still runs node-gyp for its binding.gyp (a target
+    // that builds nothing when a binary fits), and node-gyp wants headers: only the npm registry is
+    // reachable here, so it is pointed at the running Node's own.
+    const nodedir = nodeHeadersPrefix();
     const env = nodedir ? { ...npx.opts.env, npm_config_nodedir: nodedir } : npx.opts.env;
     const exported = await runCli([], { ...npx.opts, env, command: ['bash', '-c', hint!] });
     // better-sqlite3 is there now; what is missing is a database, which nothing has made yet.

@@ -6,8 +6,8 @@ import {
   interferenceWarnings,
 } from '@redis-benchdb/probe';
 import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
+import { skippedOnBusyHost } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { skippedOnBusyHost } from '../../result/test/support/skipped-claim.js';
 import { textLine } from '../src/run/format.js';
 import { CellInterference, combineTrials, localServerPidOf } from '../src/run/interference.js';
 import { assertBuilt, describeResult, parseDoc, runCli, testServer } from './helpers/cli.js';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findServerBinary } from '@redis-benchdb/engine';
 import type { ResultV1 } from '@redis-benchdb/result';
+import { pairedCellRatio } from '@redis-benchdb/result';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pairedCellRatio } from '../src/run/group-comparison.js';
 import {
   assertBuilt,
   describeResult,

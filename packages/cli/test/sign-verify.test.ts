@@ -222,14 +222,17 @@ describe('run --out and verify', () => {
     // Every file fails, each with a reason, in one run...
     const j = await runCli(['verify', '--json', ...files.map((f) => f.file)], { configDir });
     expect(j.code, describeResult(j)).toBe(1);
-    const outcomes = JSON.parse(j.stdout) as { file: string; ok: boolean; reason?: string }[];
+    const outcomes = JSON.parse(j.stdout) as { file: string; ok: boolean; code?: string; reason?: string }[];
     expect(outcomes.map((o) => o.file)).toEqual(files.map((f) => f.file));
     for (const o of outcomes) {
       expect(o.ok, `${o.file} verified after a change`).toBe(false);
       expect(o.reason, o.file).toMatch(/\w{3,}/);
       expect(o.reason).not.toMatch(/\n\s+at /);
     }
-    const reasonAt = (pos: number) => outcomes[files.findIndex((f) => f.pos === pos)]!.reason!;
+    const outcomeAt = (pos: number) => outcomes[files.findIndex((f) => f.pos === pos)]!;
+    const reasonAt = (pos: number) => outcomeAt(pos).reason!;
+    expect(outcomeAt(targeted.payloadDigit).code).toBe('BAD_SIGNATURE');
+    expect(outcomeAt(targeted.lastBrace).code).toBe('MALFORMED_JSON');
     expect(reasonAt(targeted.payloadDigit)).toMatch(/signature does not match the payload/);
     expect(reasonAt(targeted.completedDigit)).toMatch(/signature does not match the payload/);
     expect(reasonAt(targeted.signatureMiddle)).toMatch(/signature/);

@@ -1,6 +1,5 @@
-import { checkPlausibility } from '@redis-benchdb/db';
 import type { LaunchedServer } from '@redis-benchdb/engine';
-import { validateResult } from '@redis-benchdb/result';
+import { checkPlausibility, validateResult } from '@redis-benchdb/result';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   closedPort,

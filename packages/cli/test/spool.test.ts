@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -155,10 +155,15 @@ describe('the spool', () => {
       '--server',
       down,
     ]);
-    expect(r.code, describeResult(r)).toBe(0);
+    // The submission asked for did not happen: said, after its retries, with exit 1; the result is kept.
+    expect(r.code, describeResult(r)).toBe(1);
+    expect(r.stderr).toMatch(/error: not submitted: \S+ did not answer \(ECONNREFUSED\), tried 3 times/);
     const id = /stored in .* as ([0-9a-f]{64})/.exec(r.stderr)![1]!;
     const spool = path.join(path.dirname(db), 'spool');
     expect(r.stderr).toContain(`Kept in ${path.join(spool, `${id}.json`)}`);
+    // Readable by the user alone: a result not yet published, and where it was going.
+    expect(statSync(spool).mode & 0o777).toBe(0o700);
+    for (const f of readdirSync(spool)) expect(statSync(path.join(spool, f)).mode & 0o777, f).toBe(0o600);
     expect(r.stderr).toMatch(/send it later with .* submit --pending --db \S*db\.sqlite/);
     expect(JSON.parse(readFileSync(path.join(spool, `${id}.servers`), 'utf8'))).toEqual({
       servers: [down],
@@ -173,5 +178,50 @@ describe('the spool', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('a service address with credentials', () => {
+  const TOKEN = 'tok3n-Zq8sW1';
+
+  /** Every file under `dir` whose bytes hold `needle`. */
+  function filesHolding(dir: string, needle: string): string[] {
+    const found: string[] = [];
+    for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      const file = path.join(e.parentPath, e.name);
+      if (e.isFile() && readFileSync(file).includes(needle)) found.push(file);
+    }
+    return found;
+  }
+
+  it('is refused from --server, the environment and config.json, and no file under the home folder holds it', async () => {
+    const server = await testServer();
+    const home = await tempDir('rbdb-home-');
+    const configDir = path.join(home, '.config', 'redis-benchdb');
+    const env = {
+      HOME: home,
+      REDIS_BENCHDB_DB: path.join(home, '.local', 'share', 'redis-benchdb', 'benchdb.sqlite'),
+    };
+    const withCredentials = `http://u:${TOKEN}@127.0.0.1:${await closedPort()}`;
+    const run = ['run', '-p', String(server.port), '-t', 'get', '-n', '1000', '--submit'];
+    const tries = [
+      await runCli([...run, '--server', withCredentials], { configDir, env }),
+      await runCli(['submit', '--server', withCredentials, path.join(home, 'r.json')], { configDir, env }),
+      await runCli(run, { configDir, env: { ...env, REDIS_BENCHDB_SERVER: withCredentials } }),
+    ];
+    await mkdir(configDir, { recursive: true });
+    await writeFile(path.join(configDir, 'config.json'), JSON.stringify({ server: withCredentials }));
+    tries.push(await runCli(run, { configDir, env }));
+    for (const r of tries) {
+      expect(r.code, describeResult(r)).toBe(2);
+      expect(r.stderr).toMatch(/holds credentials \(http:\/\/<user>:<password>@127\.0\.0\.1:\d+\)/);
+      expect(r.stderr).toContain('Nothing was sent or written');
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    }
+    // The config file is the user's own; nothing else under the home folder holds the token.
+    expect(filesHolding(home, TOKEN)).toEqual([path.join(configDir, 'config.json')]);
+    // And the run stopped before it made a key or kept anything.
+    expect(readdirSync(configDir)).toEqual(['config.json']);
+    expect(existsSync(path.join(home, '.local'))).toBe(false);
   });
 });

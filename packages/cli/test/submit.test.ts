@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { count, openDatabase } from '@redis-benchdb/db';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
+import { LOCAL_SIGNER } from '../src/run/keep.js';
 import { rankLines } from '../src/submit.js';
 import { closedPort, runCli, spawnCli, tempDir, testServer, waitFor } from './helpers/cli.js';
 import { cliFileHooks } from './helpers/hooks.js';
@@ -47,6 +48,22 @@ describe('rank lines', () => {
       '  SET: faster than 99% of the 100 other results of this workload (1st of 101)',
       '  LPUSH: the only result of this workload; the only result on this machine kind',
     ]);
+  });
+});
+
+describe('rank lines of a result the corroboration rule holds back', () => {
+  it('say where it stands among the admitted results, and why it moves no summary yet', () => {
+    const standing = { size: 72, place: 1, percentile: 100 };
+    const [outlier, provisional] = rankLines([
+      { label: 'GET', opsPerSec: 1, overall: standing, sameCpu: null, held: 'OUTLIER' },
+      { label: 'SET', opsPerSec: 1, overall: standing, sameCpu: null, held: 'PROVISIONAL' },
+    ]);
+    expect(outlier).toBe(
+      "  GET: faster than 100% of the 71 other results of this workload (1st of 72) (an outlier: beyond 3 MADs of its machine kind's admitted results, so it is ranked against them but moves no summary until corroborated; see its page)",
+    );
+    expect(provisional).toMatch(
+      /^ {2}SET: .* \(provisional: no other signer's admitted result of this machine kind vouches for it yet/,
+    );
   });
 });
 
@@ -101,11 +118,14 @@ describe('keeping and submitting results', () => {
     const id = /stored in .* as ([0-9a-f]{64})/.exec(ok.stderr)![1]!;
     expect(ok.stderr).toContain(`submitted: ${id} ${service.url}/results/${id}/`);
     // The first SET of this workload on the service: nothing to rank it against, and it says so.
+    // Its key is new to the service: provisional there (corroboration.ts), and the line says so.
     expect(ok.stderr).toMatch(
-      /^ {2}(SET: the only result of this workload; the only result on this machine kind|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
+      /^ {2}(SET: the only result of this workload; the only result on this machine kind( \(provisional: .*\))?|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
     );
     const local = openDatabase(localDb, { readonly: true });
     expect(count(local).results).toBe(1);
+    // The local database is its owner's: it names the runner's own key, so the local site counts it.
+    expect(local.sqlite.prepare('SELECT signer FROM key_signers').all()).toEqual([{ signer: LOCAL_SIGNER }]);
     local.close();
     const second = await runCli(
       ['run', '-p', String(server.port), '-t', 'set', '-n', '2000', '--submit', '--server', service.url],
@@ -114,7 +134,7 @@ describe('keeping and submitting results', () => {
     expect(second.code, second.stderr).toBe(0);
     // Two results: a place, never a percentile.
     expect(second.stderr).toMatch(
-      /^ {2}(SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this machine kind|SET: the only result of this workload; the only result on this machine kind|no rank: .+)$/m,
+      /^ {2}(SET: (1st|2nd) of 2 results of this workload; (1st|2nd) of 2 results on this machine kind|SET: the only result of this workload; the only result on this machine kind|no rank: .+)( \(provisional: .*\))?$/m,
     );
     expect(second.stderr).not.toMatch(/^ {2}SET:.*%/m);
     const stored = (await (await fetch(`${service.url}/api/v1/results/${id}`)).json()) as {
@@ -122,13 +142,13 @@ describe('keeping and submitting results', () => {
     };
     expect(stored.keyFingerprint).toMatch(/^sha256:/);
 
-    // Down: the result waits in the spool, and the run says how to send it.
+    // Down: the result waits in the spool, the run says how to send it, and exits 1 (not submitted).
     const dead = `http://127.0.0.1:${await closedPort()}`;
     const down = await runCli(
       ['run', '-p', String(server.port), '-t', 'get', '-n', '2000', '--submit', '--server', dead],
       { configDir },
     );
-    expect(down.code, down.stderr).toBe(0);
+    expect(down.code, down.stderr).toBe(1);
     expect(down.stderr).toMatch(/not submitted: .*ECONNREFUSED.*submit --pending/);
     const spool = path.join(configDir, 'data', 'spool');
     expect(readdirSync(spool).filter((f) => f.endsWith('.json'))).toHaveLength(1);
@@ -159,7 +179,8 @@ describe('keeping and submitting results', () => {
     const first = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(first.code, first.stdout).toBe(0);
     expect(first.stdout).toMatch(
-      /^ {2}(INCR: the only result of this workload; the only result on this machine kind|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
+      // A fresh key's result is provisional (the corroboration rule), which its line says when it ranks.
+      /^ {2}(INCR: the only result of this workload; the only result on this machine kind( \(provisional: .+\))?|no rank: no cell of this run is fit to rank servers by \(.+\))$/m,
     );
     const again = await runCli(['submit', '--server', service.url, file], { configDir });
     expect(again.stdout).toContain('already stored');

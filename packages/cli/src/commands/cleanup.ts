@@ -89,7 +89,7 @@ function describeRun(r: FoundRun, chosen: boolean): string {
   const m = r.marker;
   const n = `${r.countComplete ? '' : 'at least '}${r.keys.toLocaleString('en-US')}`;
   const state = r.running ? (chosen ? ' (still running: --force)' : ' (still running: skipped)') : '';
-  return `${m.prefix}*  ${n} key${r.keys === 1 ? '' : 's'}  ${m.runner}, pid ${m.pid} on ${m.host}, started ${m.startedAt}${state}`;
+  return `${m.prefix}*  ${n} key${r.keys === 1 ? '' : 's'}  ${m.runner}, pid ${m.pid} on ${r.thisHost ? 'this host' : 'another host'}, started ${m.startedAt}${state}`;
 }
 
 /** --prefix named a prefix with no marker: refuse if it holds keys (they may be anyone's). */

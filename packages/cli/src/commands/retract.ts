@@ -3,6 +3,7 @@ import { defineCommand } from '../command/define.js';
 import { serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { ingestServer } from '../options/common.js';
+import { postJson, refusal } from '../post-json.js';
 import { loadKey } from '../signing-key.js';
 
 export default defineCommand({
@@ -34,33 +35,18 @@ export async function retractCommand(id: string, flags: { server?: string }): Pr
   const key = await loadKey();
   if (!key)
     throw new CliError('no signing key here: only the key that signed a result can retract it', 'ERR_NO_KEY');
-  let res: Response;
-  try {
-    res = await fetch(`${url}/api/v1/results/${id}/retract`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(signRetraction(id, key.privateKeyPem)),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (err) {
-    throw new CliError(
-      `${url} did not answer (${(err as Error).message}); try again later`,
-      'ERR_UNAVAILABLE',
-    );
-  }
-  const body = (await res.json().catch(() => ({}))) as {
-    retractedAt?: string;
-    alreadyRetracted?: boolean;
-    error?: { code?: string; message?: string };
-  };
-  if (res.ok) {
+  const reply = await postJson(
+    url,
+    `/api/v1/results/${id}/retract`,
+    signRetraction(id, key.privateKeyPem, new Date(), { origin: url }),
+  );
+  const body = reply.body as { retractedAt?: string; alreadyRetracted?: boolean };
+  if (reply.ok) {
     process.stdout.write(
       `${id}: ${body.alreadyRetracted ? 'was already retracted' : 'retracted'} (${body.retractedAt})\n`,
     );
     return 0;
   }
-  process.stdout.write(
-    `${id}: refused: ${res.status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}\n`,
-  );
+  process.stdout.write(`${id}: ${refusal(reply)}\n`);
   return 1;
 }

@@ -19,7 +19,7 @@ import {
 } from '../command/option.js';
 import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.js';
 import { TARGET_OPTIONS } from '../options/target.js';
-import { parseRatio, parseSize } from '../options/values.js';
+import { parseBytes, parseRatio, parseSize } from '../options/values.js';
 import { cellOverrides, checkRunFlags, DEFAULT_PROFILE, planRun } from '../run/plan.js';
 import type { RunPlan } from '../run/request.js';
 
@@ -150,7 +150,16 @@ export const RUN_OPTIONS = {
   db: database(),
   submit: flag(
     '--submit',
-    'post the signed result to the ingest service; kept in the spool (exit 0) when it cannot be reached or none is named',
+    'post the signed result to the ingest service; kept in the spool when none is named (exit 0) or it cannot be reached (exit 1)',
+  ),
+  memoryBudget: custom(
+    '--memory-budget <size>',
+    'the most memory redis-benchdb may use (default 1GiB): a plan whose buffers would need more is refused before it connects (e.g. 4GiB to allow more)',
+    parseBytes,
+  ),
+  serverMemoryOk: flag(
+    '--server-memory-ok',
+    "run even when the keys it writes (-r, --preload) look too many for the server's maxmemory or its host's memory",
   ),
   server: ingestServer(' for --submit'),
   cloudMetadata: CLOUD_METADATA,

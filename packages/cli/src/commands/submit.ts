@@ -6,9 +6,9 @@ import { CliError, EXIT_USAGE } from '../errors.js';
 import { database, ingestServer, json } from '../options/common.js';
 import {
   type CellRank,
+  deliverEnvelope,
   pendingEntries,
   pendingHint,
-  postEnvelope,
   rankLines,
   type SpoolEntry,
   setAside,
@@ -119,7 +119,7 @@ async function readResultFile(file: string): Promise<string> {
 }
 
 async function sendFile(file: string, body: string, server: string, flags: SubmitFlags): Promise<Outcome> {
-  const out = await postEnvelope(server, body);
+  const out = await deliverEnvelope(server, body);
   if (out.kind === 'stored') return stored(file, server, out, body);
   if (out.kind === 'refused')
     return { file, server, outcome: 'refused', detail: `${out.status} ${out.code}: ${out.message}` };
@@ -135,7 +135,7 @@ async function sendFile(file: string, body: string, server: string, flags: Submi
 async function sendPending(entry: SpoolEntry, server: string, flags: SubmitFlags): Promise<Outcome> {
   const file = entry.file;
   const body = await readFile(file, 'utf8');
-  const out = await postEnvelope(server, body);
+  const out = await deliverEnvelope(server, body);
   if (out.kind === 'stored') {
     // Sent elsewhere with --server: the entry is done with.
     await unspool(entry, flags.server ? null : server);

@@ -21,6 +21,8 @@ export async function verifyCommand(files: string[], flags: { json?: boolean }):
     let outcome: {
       file: string;
       ok: boolean;
+      /** Which check failed (packages/result VerifyCode): for programs, as `reason` is for people. */
+      code?: string;
       reason?: string;
       keyFingerprint?: string;
       cells?: number;
@@ -38,7 +40,7 @@ export async function verifyCommand(files: string[], flags: { json?: boolean }):
             cells: v.result.cells.length,
             suite: v.result.suite ? `${v.result.suite.id}/${v.result.suite.profile}` : null,
           }
-        : { file, ok: false, reason: v.reason };
+        : { file, ok: false, code: v.code, reason: v.message };
     } catch (err) {
       outcome = { file, ok: false, reason: (err as Error).message };
     }

@@ -17,6 +17,15 @@ export function parseSize(v: string): number | [number, number] {
   return dash > 0 ? [one(v.slice(0, dash)), one(v.slice(dash + 1))] : one(v);
 }
 
+/** A memory size: `1GiB`, `512MiB`, `2g`, `1073741824`. */
+export function parseBytes(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)?$/i.exec(v.trim());
+  if (!m) throw usage(`invalid memory size: "${v}" (expected a size like 1GiB, 512MiB or 2g)`);
+  const unit = (m[2] ?? 'b').toLowerCase()[0]!;
+  const scale = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[unit] ?? 1;
+  return Math.round(Number(m[1]) * scale);
+}
+
 export function parseRatio(v: string): [number, number] {
   const m = /^(\d+):(\d+)$/.exec(v);
   if (!m) throw usage(`invalid --ratio: "${v}" (expected SET:GET like 1:10)`);

@@ -1,8 +1,9 @@
 import {
-  type ConfidenceLevel,
+  intervalDecimals,
+  intervalText,
   noVerdictWarnings,
   type PairedRatio,
-  pairedRatio,
+  pairedCellRatio,
   pairedVerdict,
   type ResultV1,
 } from '@redis-benchdb/result';
@@ -10,33 +11,13 @@ import {
 type Cell = ResultV1['cells'][number];
 
 /**
- * Member over baseline for one cell of an interleaved group: trial i of each ran in round i + 1,
- * so they pair up; rounds where either got no throughput (a trial cut short at once) are left out.
- * null when no round pairs. The interval is at `level` (95% unless asked).
- */
-export function pairedCellRatio(base: Cell, other: Cell, level: ConfidenceLevel = 0.95): PairedRatio | null {
-  const n = Math.min(base.trials.length, other.trials.length);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = base.trials[i]!.opsPerSec;
-    const y = other.trials[i]!.opsPerSec;
-    if (x > 0 && y > 0) {
-      a.push(x);
-      b.push(y);
-    }
-  }
-  return a.length > 0 ? pairedRatio(a, b, level) : null;
-}
-
-/**
- * "1.03x, 0.97-1.09" and the verdict of the site's rules (pairedVerdict): "faster" or "slower" when
+ * "1.030x, 0.970–1.090" and the verdict of the site's rules (pairedVerdict): "faster" or "slower" when
  * the interval excludes 1, "no verdict: BUSY_HOST" when a warning keeps the cell from one.
  */
 function pairedText(p: PairedRatio, rounds: number, warnings: { base: string[]; other: string[] }): string {
-  const parts = [`${p.ratio.toFixed(2)}x`];
-  if (p.ci95Low !== null && p.ci95High !== null)
-    parts.push(`${p.ci95Low.toFixed(2)}-${p.ci95High.toFixed(2)}`);
+  // The interval's decimals (intervalText): a bound that excludes 1 never prints as 1.000.
+  const parts = [`${p.ratio.toFixed(intervalDecimals(p.ci95Low, p.ci95High))}x`];
+  if (p.ci95Low !== null && p.ci95High !== null) parts.push(intervalText(p.ci95Low, p.ci95High));
   const v = pairedVerdict(p, warnings.base, warnings.other);
   if (v.outcome !== 'no verdict') parts.push(v.outcome);
   else if (v.rule === 'flagged')

@@ -1,16 +1,18 @@
 import path from 'node:path';
-import { type ResultV1, signResult, validateResult } from '@redis-benchdb/result';
+import type { ResultV1 } from '@redis-benchdb/result';
 import { writeAtomically } from '../atomic-write.js';
 import type { SigningKey } from '../signing-key.js';
 import type { PlannedCells } from './cells.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import type { GroupMember } from './group-cells.js';
-import { keepAndSubmit, verifyHint } from './keep.js';
+import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { RunRequest } from './request.js';
 import { buildResultDocument, isErrorDominated, reportWrongReplies } from './result-document.js';
+import { type Redactions, redactionNote, scrubResult } from './scrub.js';
 import type { SubmitTarget } from './signing.js';
 import type { RunStop } from './stop.js';
+import { warningLines } from './warning-lines.js';
 
 export interface FinishContext {
   flags: RunRequest;
@@ -37,41 +39,39 @@ export async function finishMember(
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
   const interrupted = ctx.stop.interrupted;
   const cleanup = await removeRunKeys(m.session, ctx.stop.cleanup, launchedHint);
-  const doc = buildResultDocument({
-    suite: ctx.planned.suite,
-    target: m.target,
-    keyPrefix: m.session.prefix,
-    environment: m.environment,
-    cells: m.summaries,
-    startedAt: m.startedAt,
-    finishedAt: new Date(),
-    interrupted,
-    plannedCells: ctx.planned.cells.length,
-    error: m.failure,
-    cleanup,
-    runGroup: ctx.runGroup,
-    extraWarnings: m.warnings,
-    driftCheck: m.drift,
-    cluster: null,
-  });
-  const valid = validateResult(doc);
-  if (!valid.ok) {
-    // Our own document failing our own schema is a bug; say so rather than publish it.
-    throw new Error(
-      `the result does not match schemas/result.v1 (a redis-benchdb bug): ${valid.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-    );
-  }
+  const said: Redactions = new Set();
+  const doc = scrubResult(
+    buildResultDocument({
+      suite: ctx.planned.suite,
+      target: m.target,
+      keyPrefix: m.session.prefix,
+      environment: m.environment,
+      cells: m.summaries,
+      startedAt: m.startedAt,
+      finishedAt: new Date(),
+      interrupted,
+      plannedCells: ctx.planned.cells.length,
+      error: m.failure,
+      cleanup,
+      runGroup: ctx.runGroup,
+      extraWarnings: m.warnings,
+      driftCheck: m.drift,
+      cluster: null,
+    }),
+    said,
+  );
+  const note = redactionNote(said);
+  if (note) log(note);
+  const signed = signOwnResult(doc, signing.key);
   // A group prints one document per line (JSON Lines), so that stdout stays parseable.
   // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
-  const bound = { ...doc, keyFingerprint: signing.key.fingerprint };
-  if (mode === 'json') process.stdout.write(`${JSON.stringify(bound)}\n`);
+  if (mode === 'json') process.stdout.write(`${JSON.stringify(signed.bound)}\n`);
   if (mode === 'csv') {
     if (ctx.first) process.stdout.write(`${CSV_HEADER}\n`);
     for (const c of m.summaries) process.stdout.write(`${csvRow(c)}\n`);
   }
   const out = flags.out ? memberOutPath(flags.out, m.plan.index) : undefined;
-  const signed = `${JSON.stringify(signResult(bound, signing.key.privateKeyPem), null, 2)}\n`;
-  if (out) await writeAtomically(out, signed);
+  if (out) await writeAtomically(out, signed.text);
   const kept = await keepAndSubmit(signed, {
     store: flags.store !== false,
     db: flags.db,
@@ -82,8 +82,7 @@ export async function finishMember(
     log(
       `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${m.session.prefix}*`,
     );
-  if (mode === 'text')
-    for (const w of doc.warnings) log(`warning ${w.code}${w.cell ? ` (${w.cell})` : ''}: ${w.message}`);
+  if (mode === 'text') for (const line of warningLines(doc.warnings)) log(line);
   if (out) log(`wrote ${out}, signed by ${signing.key.fingerprint} (check it with: ${verifyHint(out)})`);
   for (const line of kept.lines) log(line);
   if (m.failure) {

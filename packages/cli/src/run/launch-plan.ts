@@ -4,6 +4,7 @@ import { findServerBinary, parseCpuList, readServerVersion } from '@redis-benchd
 import { readServerBuild } from '@redis-benchdb/probe';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import type { TargetFlags } from '../options/target.js';
+import { homeRelative, type Redactions, scrubConfigLine } from './scrub.js';
 
 /** The run flags a launch plan reads (commands/run.ts defines them). */
 export interface LaunchFlags extends TargetFlags {
@@ -45,6 +46,8 @@ export interface LaunchPlan {
   /** The axes with more than one value (result.v1 runGroup.varies). */
   varies: string[];
   serverCpus: string | null;
+  /** What the labels leave out of what was typed (run/scrub.ts), for the user to be told. */
+  redactions: Redactions;
 }
 
 /** A cross product past this is a typo (or a night's run better split into several commands). */
@@ -190,13 +193,16 @@ export async function planLaunches(f: LaunchFlags): Promise<LaunchPlan> {
     ...(transports.length > 1 ? ['transport'] : []),
   ];
 
+  // A label is published: secret config values and the user's home folder stay out of it.
+  const redactions: Redactions = new Set();
   const members: LaunchMember[] = [];
   for (const server of servers)
     for (const variant of variants.length > 0 ? variants : [null])
       for (const persistence of persistences)
         for (const transport of transports) {
-          const parts = [ambiguous(server.name) ? `${server.name} (${server.given})` : server.name];
-          if (variant) parts.push(variant.join(', '));
+          const given = homeRelative(server.given, redactions);
+          const parts = [ambiguous(server.name) ? `${server.name} (${given})` : server.name];
+          if (variant) parts.push(variant.map((l) => scrubConfigLine(l, redactions)).join(', '));
           if (persistenceGiven) parts.push(persistence === 'none' ? 'no persistence' : persistence);
           if (f.transport !== undefined) parts.push(transport);
           members.push({
@@ -215,5 +221,5 @@ export async function planLaunches(f: LaunchFlags): Promise<LaunchPlan> {
     seen.set(m.label, n);
     if (n > 1) m.label = `${m.label} (run ${n})`;
   }
-  return { groupId: randomBytes(8).toString('hex'), members, varies, serverCpus };
+  return { groupId: randomBytes(8).toString('hex'), members, varies, serverCpus, redactions };
 }

@@ -19,7 +19,9 @@ import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cell
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';
 import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
+import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
 import type { RunPlan, RunRequest } from './request.js';
+import { redactionNote } from './scrub.js';
 import { prepareSigning } from './signing.js';
 import { RunStop } from './stop.js';
 
@@ -40,7 +42,10 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
   const skipped = all.cells.filter((c) => c.slo).map((c) => c.label);
   if (skipped.length > 0)
     log(`run group: skipping ${skipped.join(', ')}: searches run on one server (run without --server-bin)`);
+  checkMemoryBudget(planned, flags);
   const plan = await planLaunches(flags);
+  const redacted = redactionNote(plan.redactions);
+  if (redacted) log(`run group: ${redacted}`);
   const signing = await prepareSigning(flags, log);
   const size = plan.members.length;
   const clientWarnings = flags.clientCpus ? await pinClient(flags.clientCpus, log) : [];
@@ -62,6 +67,13 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
       if (started.member) members.push(started.member);
       else exitCode = 1;
     }
+    // Before any key is written: every member holds the keys the plan writes, all at once.
+    await checkServerMemory(
+      members.map((m) => m.session),
+      planned,
+      flags,
+      log,
+    );
     // A fresh seed per group: the orders are drawn at random, and recorded in runGroup.schedule.
     const cellOptions = {
       signal: stop.load,

@@ -23,6 +23,9 @@ export interface RunRequest {
   server?: string;
   cloudMetadata?: boolean;
   clientCpus?: string;
+  /** --memory-budget, in bytes (run/memory-budget.ts has the default). */
+  memoryBudget?: number;
+  serverMemoryOk?: boolean;
 }
 
 /** What to run against what, from the run command's flags. */

@@ -14,6 +14,9 @@ export async function prepareSigning(
   flags: Pick<RunRequest, 'submit' | 'server'>,
   log: (s: string) => void,
 ): Promise<{ key: SigningKey; submit: SubmitTarget }> {
+  // The service first: an address refused (one with credentials in it) stops the run before a key is made.
+  const to = flags.submit || flags.server ? await serverUrl(flags.server) : null;
+  const submit = flags.submit ? { to } : null;
   let key = await loadKey();
   if (!key) {
     key = await createKey();
@@ -21,6 +24,5 @@ export async function prepareSigning(
       `created a signing key at ${key.path} (${key.fingerprint}); it signs every result you keep or submit`,
     );
   }
-  const submit = flags.submit ? { to: await serverUrl(flags.server) } : null;
   return { key, submit };
 }

@@ -1,4 +1,4 @@
-import type { ResultV1 } from '@redis-benchdb/result';
+import { type ResultV1, spreadOf, spreadText } from '@redis-benchdb/result';
 
 /** What the page says about the file beside the result itself. */
 export interface PageSource {
@@ -24,11 +24,14 @@ export function resultPage(doc: ResultV1, src: PageSource): string {
   const byCell = new Map<string, string[]>();
   for (const w of doc.warnings) if (w.cell) byCell.set(w.cell, [...(byCell.get(w.cell) ?? []), w.code]);
   const rows = doc.cells.map((c) => {
-    // "±" is half the trials' 95% interval, as the terminal prints it (run/format.ts textLine), never the CV.
-    const { ci95Low, ci95High, median } = c.opsPerSec;
+    // "±" is half the trials' spread (packages/result spread.ts: their range below 6 trials, the
+    // median's 95% interval from 6), computed from the trials, never the CV.
+    const { median } = c.opsPerSec;
+    const trials = c.trials.map((t) => t.opsPerSec);
+    const s = trials.length > 1 ? spreadOf(trials) : null;
     const spread =
-      c.trialCount > 1 && ci95Low != null && ci95High != null && median > 0
-        ? ` ±${(((ci95High - ci95Low) / 2 / median) * 100).toFixed(1)}%`
+      s && median > 0
+        ? ` ±${(((s.high - s.low) / 2 / median) * 100).toFixed(1)}% <small>(${esc(spreadText(s, 'trial'))})</small>`
         : '';
     const l = c.latencyUs;
     return `<tr><th scope="row">${esc(c.label)}</th><td>${ops(c.opsPerSec.median)}${spread}</td><td>${ms(l.p50Us)}</td><td>${ms(l.p99Us)}</td><td>${ms(l.p999Us)}</td><td>${esc((byCell.get(c.label) ?? []).join(', '))}${c.incomplete ? ' incomplete' : ''}</td></tr>`;
@@ -49,7 +52,7 @@ th[scope=row],thead th:first-child,td:last-child{text-align:left}code{font-size:
 <body>
 <h1>${esc(title)}</h1>
 <p>Result <code>${esc(src.id)}</code>, ${signed}. ${doc.suite ? `Suite ${esc(doc.suite.id)}/${esc(doc.suite.profile)}; ` : ''}redis-benchdb ${esc(doc.runner.version)}; ${esc(doc.startedAt)} to ${esc(doc.finishedAt)}${doc.incomplete ? '; <b>incomplete</b>' : ''}.</p>
-<table><thead><tr><th>cell</th><th>ops/s (median, ± half its 95% interval)</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>warnings</th></tr></thead>
+<table><thead><tr><th>cell</th><th>ops/s (median, ± half the trials' spread)</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>warnings</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table>

@@ -3,7 +3,7 @@
 // `pnpm -s redis-benchdb` in the clone. (The published name is the npx form with a registry spec:
 // npx records it in the same package.json, and invocation.test.ts covers how it is read.)
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,3 +127,20 @@ export function alive(pid: number): boolean {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * The install prefix of the running Node when its own headers (<prefix>/include/node, as the official
+ * binaries and Debian's nodejs lay them) are of its version, else null: where node-gyp can find them
+ * without a download.
+ */
+export function nodeHeadersPrefix(): string | null {
+  const prefix = path.dirname(path.dirname(realpathSync(process.execPath)));
+  let header: string;
+  try {
+    header = readFileSync(path.join(prefix, 'include', 'node', 'node_version.h'), 'utf8');
+  } catch {
+    return null;
+  }
+  const part = (name: string) => header.match(new RegExp(`^#define NODE_${name}_VERSION (\\d+)$`, 'm'))?.[1];
+  return `${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}` === process.versions.node ? prefix : null;
+}
