@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pngWidthOf } from '@redis-benchdb/db/png';
+import { pngWidthOf } from '@redis-benchdb/png';
 import { build as esbuild } from 'esbuild';
 import { startOpenData } from './open-data.mjs';
 import { renderPngs } from './png.mjs';
@@ -9,7 +9,7 @@ import { pngModeFromEnv } from './png-mode.mjs';
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
 const SVGS = '__redisBenchdbStagedSvgs';
 const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
-// Pages left out of the build (src/lib/build-report.ts pushes them here as they render).
+// Pages left out of the build (src/lib/build/build-report.ts pushes them here as they render).
 const SKIPPED = '__redisBenchdbSkippedPages';
 
 /**
@@ -36,7 +36,7 @@ async function bundleWorker() {
 
 /**
  * The build's second half. Pages write chart SVGs, iframe pages and JSON into the output folder
- * while they render (see src/lib/stage.ts); when Astro is done, this draws a PNG of every SVG (charts
+ * while they render (see src/lib/build/stage.ts); when Astro is done, this draws a PNG of every SVG (charts
  * for Markdown blogs, Open Graph cards) and writes the open-data files.
  */
 export default function artefacts() {
@@ -68,18 +68,19 @@ export default function artefacts() {
         rmSync(process.env[WORKER_ENV], { force: true });
         delete process.env[WORKER_ENV];
         let t0 = performance.now();
-        const { results, seconds, reused } = await openData;
+        const { results, seconds, reused, partsWritten } = await openData;
         mkdirSync(`${out}data`, { recursive: true });
-        for (const f of ['results.jsonl', 'benchdb.sqlite'])
-          if (existsSync(`${openDataDir()}/${f}`)) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
+        // The monthly parts, their index and the SQLite snapshot (open-data.mjs).
+        if (existsSync(openDataDir()))
+          for (const f of readdirSync(openDataDir())) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
         rmSync(openDataDir(), { recursive: true, force: true });
         logger.info(
-          `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : 'written'}, beside the pages (waited ${secs(t0)} for it)`,
+          `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : `written (${partsWritten} monthly part(s) and the snapshot; the other parts linked from the cache)`}, beside the pages (waited ${secs(t0)} for it)`,
         );
         t0 = performance.now();
         const report = { skippedPages: globalThis[SKIPPED] ?? [], failedPngs: [] };
         // on-request: the publishing service draws each PNG when first asked. none: only the site's
-        // card, the one Open Graph image such a build's pages name (src/lib/png.ts).
+        // card, the one Open Graph image such a build's pages name (src/lib/build/png.ts).
         const wanted =
           pngMode === 'all' ? svgs : pngMode === 'none' ? svgs.filter((s) => s.rel === '/og.svg') : [];
         if (pngMode !== 'all')

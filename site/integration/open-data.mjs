@@ -7,31 +7,47 @@ import {
   linkSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { defaultDatabasePath, exportJsonlLines, openDatabase } from '@redis-benchdb/db';
+import {
+  copyDatabase,
+  databaseFingerprint,
+  defaultDatabasePath,
+  exportJsonlPart,
+  inReadTransaction,
+  OPEN_DATA_INDEX,
+  OPEN_DATA_INDEX_SCHEMA,
+  openDatabase,
+  openDataParts,
+} from '@redis-benchdb/db';
 
-const FILES = ['results.jsonl', 'benchdb.sqlite'];
+const SNAPSHOT = 'benchdb.sqlite';
 // Entries kept: the newest few, so that builds of other databases at the same time (tests) keep theirs.
 const KEEP = 3;
+// A part no kept entry names is removed once it is this old: younger, a build may be about to name it.
+const PART_GRACE_MS = 10 * 60_000;
 // REDIS_BENCHDB_OPEN_DATA_CACHE moves it (the publishing service keeps it beside its builds).
 const DEFAULT_CACHE =
   process.env.REDIS_BENCHDB_OPEN_DATA_CACHE ||
   fileURLToPath(new URL('../node_modules/.cache/redis-benchdb-open-data/', import.meta.url));
 
 /**
- * The open-data files: every listed result as JSON Lines (signed envelopes as received, so anyone can
- * verify them) and a consistent snapshot of the SQLite file (SQLite's online backup, safe while the
- * ingest service writes). At 10,000 results that is 6 GB of writing, so it runs in a worker thread
- * beside the page rendering, and only when the database changed: the files are kept in a cache under
- * the database's fingerprint and hard-linked into each build (no copy), so a rebuild of the same data
- * writes nothing. `dir` gets the two files; resolves with the count, the time, and whether they were reused.
+ * The open-data files: every listed result as JSON Lines in monthly parts (signed envelopes as
+ * received, so anyone can verify them), `results-parts.json` naming each part with its SHA-256, and a
+ * consistent snapshot of the SQLite file (SQLite's online backup, safe while the ingest service writes).
+ * A new result changes one part (its month), a retraction the part that listed it: the others are kept
+ * in a cache under their fingerprint (packages/db open-data.ts) and hard-linked into each build, never
+ * written again. The snapshot is kept under the database's fingerprint, so a rebuild of the same data
+ * writes nothing. Runs in a worker thread beside the page rendering. `dir` gets the files; resolves
+ * with the count, the time, whether all were reused, and how many parts were written.
  */
 export function startOpenData(dir, cacheDir = DEFAULT_CACHE) {
   const worker = new Worker(new URL(import.meta.url), { workerData: { dir, cacheDir } });
@@ -42,35 +58,56 @@ export function startOpenData(dir, cacheDir = DEFAULT_CACHE) {
   return done;
 }
 
-/**
- * What the files hold, as one hash: the schema version and every result's receipt, id and retraction.
- * Results are only ever added or retracted (a stored one never changes), and a migration changes the
- * schema version, so the same fingerprint means the same files. Read from a covering index, not from
- * the rows' megabytes of envelopes.
- */
-export function openDataFingerprint(db) {
-  const h = createHash('sha256');
-  h.update(`schema ${db.sqlite.pragma('user_version', { simple: true })}\n`);
-  const rows = db.sqlite
-    .prepare('SELECT received_at, id, retracted_at FROM results ORDER BY received_at, id')
-    .raw()
-    .iterate();
-  for (const [at, id, retracted] of rows) h.update(`${at} ${id} ${retracted ?? ''}\n`);
-  return h.digest('hex');
-}
-
-async function writeFiles(db, dir) {
-  const out = createWriteStream(join(dir, 'results.jsonl'));
-  let n = 0;
-  for (const line of exportJsonlLines(db)) {
+/** A file written beside its final name and moved there, so a stopped build leaves no half file. */
+async function writeLines(lines, path) {
+  const partial = `${path}.${process.pid}.partial`;
+  const out = createWriteStream(partial);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for (const line of lines) {
+    hash.update(line);
+    bytes += Buffer.byteLength(line);
     if (!out.write(line)) await once(out, 'drain');
-    n++;
   }
   out.end();
   await once(out, 'finish');
-  // Many pages per step: the default 100 makes a 4 GB database take ten thousand event-loop turns.
-  await db.sqlite.backup(join(dir, 'benchdb.sqlite'), { progress: () => 65536 });
-  return n;
+  renameSync(partial, path);
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** Each part from the cache, or written to it; `dir` gets a link to each and the index. */
+async function placeParts(db, cacheDir, dir) {
+  const partsDir = join(cacheDir, 'parts');
+  mkdirSync(partsDir, { recursive: true });
+  const listed = [];
+  let written = 0;
+  for (const part of openDataParts(db)) {
+    const cached = join(partsDir, `${part.fingerprint}.jsonl`);
+    const meta = `${cached}.json`;
+    let facts = existsSync(cached) && existsSync(meta) ? JSON.parse(readFileSync(meta, 'utf8')) : null;
+    if (!facts) {
+      facts = await writeLines(exportJsonlPart(db, part.month), cached);
+      writeFileSync(meta, JSON.stringify(facts));
+      written++;
+    }
+    const now = new Date();
+    utimesSync(cached, now, now);
+    place(cached, join(dir, part.file));
+    listed.push({
+      file: part.file,
+      month: part.month,
+      results: part.results,
+      ...facts,
+      fingerprint: part.fingerprint,
+    });
+  }
+  const index = {
+    schema: OPEN_DATA_INDEX_SCHEMA,
+    results: listed.reduce((n, p) => n + p.results, 0),
+    parts: listed,
+  };
+  writeFileSync(join(dir, OPEN_DATA_INDEX), `${JSON.stringify(index, null, 2)}\n`);
+  return { index, written };
 }
 
 /** A hard link where the cache and the site share a file system, else a copy. */
@@ -84,14 +121,15 @@ function place(from, to) {
 }
 
 function linkEntry(entry, dir) {
-  for (const f of FILES) place(join(entry, f), join(dir, f));
+  place(join(entry, SNAPSHOT), join(dir, SNAPSHOT));
   const now = new Date();
   utimesSync(entry, now, now);
 }
 
 /**
- * The oldest entries go (a build that linked their files keeps them: a hard link is the file), and so
- * do the partial ones of builds that were stopped (their process is gone).
+ * The oldest snapshots go (a build that linked their files keeps them: a hard link is the file), and
+ * so do the partial ones of builds that were stopped (their process is gone), and parts no kept
+ * entry's index names.
  */
 function evict(cacheDir) {
   const entries = [];
@@ -104,6 +142,19 @@ function evict(cacheDir) {
   }
   entries.sort((a, b) => b.t - a.t);
   for (const { n } of entries.slice(KEEP)) rmSync(join(cacheDir, n), { recursive: true, force: true });
+  const named = new Set();
+  for (const { n } of entries.slice(0, KEEP)) {
+    const index = join(cacheDir, n, OPEN_DATA_INDEX);
+    if (existsSync(index))
+      for (const p of JSON.parse(readFileSync(index, 'utf8')).parts) named.add(p.fingerprint);
+  }
+  const partsDir = join(cacheDir, 'parts');
+  for (const n of existsSync(partsDir) ? readdirSync(partsDir) : []) {
+    const fp = n.slice(0, 64);
+    const s = statSync(join(partsDir, n), { throwIfNoEntry: false });
+    if (!named.has(fp) && s && Date.now() - s.mtimeMs > PART_GRACE_MS)
+      rmSync(join(partsDir, n), { force: true });
+  }
 }
 
 /** Whether a process still runs (a build's pid in a leftover's name). */
@@ -120,45 +171,49 @@ export function alive(pid) {
 async function openData(dir, cacheDir) {
   const path = process.env.REDIS_BENCHDB_DB || defaultDatabasePath();
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(path)) return { results: 0, reused: false };
+  if (!existsSync(path)) return { results: 0, reused: false, partsWritten: 0 };
   const db = openDatabase(path, { readonly: true });
   try {
-    // One read transaction: the fingerprint, the export and the snapshot see the same database, while
+    // One read transaction: the fingerprints, the parts and the snapshot see the same database, while
     // the service may be storing new results.
-    db.sqlite.prepare('BEGIN').run();
-    const fp = openDataFingerprint(db);
-    const results = db.sqlite
-      .prepare('SELECT count(*) FROM results WHERE retracted_at IS NULL')
-      .pluck()
-      .get();
-    mkdirSync(cacheDir, { recursive: true });
-    const entry = join(cacheDir, fp);
-    if (existsSync(entry)) {
-      try {
-        linkEntry(entry, dir);
-        return { results, reused: true };
-      } catch {
-        // Evicted by another build meanwhile: write it again.
-        for (const f of FILES) rmSync(join(dir, f), { force: true });
-      }
-    }
-    const partial = `${entry}.${process.pid}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    mkdirSync(partial);
-    await writeFiles(db, partial);
-    rmSync(entry, { recursive: true, force: true });
-    renameSync(partial, entry);
-    linkEntry(entry, dir);
-    evict(cacheDir);
-    return { results, reused: false };
+    return await inReadTransaction(db, () => placeOpenData(db, dir, cacheDir));
   } finally {
-    if (db.sqlite.inTransaction) db.sqlite.prepare('COMMIT').run();
     db.close();
   }
 }
 
+/** The parts and the snapshot of the database as it is now, from the cache where it holds them. */
+async function placeOpenData(db, dir, cacheDir) {
+  mkdirSync(cacheDir, { recursive: true });
+  const { index, written } = await placeParts(db, cacheDir, dir);
+  const entry = join(cacheDir, databaseFingerprint(db));
+  let reused = written === 0;
+  if (existsSync(entry)) {
+    try {
+      linkEntry(entry, dir);
+      return { results: index.results, reused, partsWritten: written };
+    } catch {
+      // Evicted by another build meanwhile: write it again.
+      rmSync(join(dir, SNAPSHOT), { force: true });
+    }
+  }
+  reused = false;
+  const partial = `${entry}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial);
+  // Many pages per step: the default 100 makes a 4 GB database take ten thousand event-loop turns.
+  await copyDatabase(db, join(partial, SNAPSHOT), 65536);
+  // The entry's index says which parts it needs, so eviction keeps them.
+  copyFileSync(join(dir, OPEN_DATA_INDEX), join(partial, OPEN_DATA_INDEX));
+  rmSync(entry, { recursive: true, force: true });
+  renameSync(partial, entry);
+  linkEntry(entry, dir);
+  evict(cacheDir);
+  return { results: index.results, reused, partsWritten: written };
+}
+
 if (!isMainThread && workerData?.dir) {
   const t0 = performance.now();
-  const { results, reused } = await openData(workerData.dir, workerData.cacheDir);
-  parentPort.postMessage({ results, reused, seconds: (performance.now() - t0) / 1000 });
+  const { results, reused, partsWritten } = await openData(workerData.dir, workerData.cacheDir);
+  parentPort.postMessage({ results, reused, partsWritten, seconds: (performance.now() - t0) / 1000 });
 }

@@ -1,4 +1,4 @@
-// The values of REDIS_BENCHDB_SITE_PNG (what each means: src/lib/png.ts). Checked once, when the build
+// The values of REDIS_BENCHDB_SITE_PNG (what each means: src/lib/build/png.ts). Checked once, when the build
 // starts, so that a typo fails the build with the accepted values instead of quietly drawing nothing.
 export const PNG_MODES = ['none', 'all', 'on-request'];
 

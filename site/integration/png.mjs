@@ -12,7 +12,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pngCacheName, pngPool } from '@redis-benchdb/db/png';
+import { pngCacheName, pngPool } from '@redis-benchdb/png';
 
 // Keyed by content, so it never goes stale; REDIS_BENCHDB_PNG_CACHE moves it (a cold build, or a CI cache).
 const DEFAULT_CACHE =
@@ -23,7 +23,7 @@ const DEFAULT_CACHE =
  * PNGs for every staged SVG, cached by the SVG's content: a chart is immutable once its result is,
  * so a rebuild renders only new charts. Returns how many were rendered and how many came from cache,
  * and the charts that could not be drawn (`failed`: their svgFile and the error), which get no PNG.
- * The drawing is the publishing service's (@redis-benchdb/db/png), on every core.
+ * The drawing is the publishing service's (@redis-benchdb/png), on every core.
  */
 export async function renderPngs(jobs, cacheDir = DEFAULT_CACHE) {
   mkdirSync(cacheDir, { recursive: true });

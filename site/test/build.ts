@@ -15,7 +15,9 @@ export async function buildSite(
   outDir: string,
   env: Record<string, string> = {},
 ): Promise<string> {
-  const r = await runNode([script, '--db', dbPath, '--out', outDir], { ...process.env, ...env });
+  // Astro's log goes to the state folder: the test's own, beside its output, so none is left in HOME.
+  const state = { XDG_STATE_HOME: `${outDir}.state` };
+  const r = await runNode([script, '--db', dbPath, '--out', outDir], { ...process.env, ...state, ...env });
   if (r.status !== 0) throw new Error(`site build failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

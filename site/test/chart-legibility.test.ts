@@ -10,8 +10,8 @@ import { CHART_CSS, type Chart, chartHtml } from '../src/lib/charts/render.js';
 import { standaloneSvg } from '../src/lib/charts/standalone.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
 import { type RatioPoint, versionsChart } from '../src/lib/charts/versions.js';
-import { type EmbedTarget, embedPage, embedSnippets, STANDALONE_PX } from '../src/lib/embed.js';
-import type { SweepPoint } from '../src/lib/sweeps.js';
+import { type EmbedTarget, embedPage, embedSnippets, STANDALONE_PX } from '../src/lib/embeds/embed.js';
+import type { SweepPoint } from '../src/lib/model/sweeps.js';
 import { launchChromium } from '../tools/chromium.mjs';
 
 // The charts a reader found unreadable on a phone (issue 28), drawn from rows shaped like the
@@ -252,7 +252,7 @@ describe('embeds that fit, in a blog on another origin', () => {
         await frame.scrollIntoViewIfNeeded();
         const inner = page.frameLocator('iframe').nth(i).locator('body');
         await inner.waitFor();
-        // The snippet's listener sets the height from the page's message: wait until it has.
+        // The page inside lays itself out to the frame (no script): wait until it has loaded.
         const fit = async () => {
           const box = (await frame.boundingBox())!;
           const content = await inner.evaluate((b) => b.getBoundingClientRect().height);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ogSvg } from '../src/lib/build/og.js';
 import { type CellBar, cellsChart } from '../src/lib/charts/cells.js';
 import { latencyChart, nines } from '../src/lib/charts/latency.js';
 import { overTimeChart } from '../src/lib/charts/over-time.js';
 import { sloChart, sloPoints } from '../src/lib/charts/slo.js';
 import { standaloneSvg } from '../src/lib/charts/standalone.js';
 import { sweepChart } from '../src/lib/charts/sweep.js';
-import { ogSvg } from '../src/lib/og.js';
-import type { SweepPoint } from '../src/lib/sweeps.js';
+import type { SweepPoint } from '../src/lib/model/sweeps.js';
 
 // Charts are pure functions from rows to SVG text: fixed rows must give the stored SVG, byte for
 // byte (as Observable Plot's own snapshot tests do). After an intended change, look at the new
@@ -198,7 +198,7 @@ describe('SVG as XML', () => {
   });
 
   it('an .svg file with those characters still renders to PNG (resvg)', async () => {
-    const { drawPng } = await import('@redis-benchdb/db/png');
+    const { drawPng } = await import('@redis-benchdb/png');
     const bad = 'a\u0000b\u0008c\uFFFF\uD800';
     const c = sweepChart(sweep, { axis: 'pipeline', title: bad, source: bad });
     const file = standaloneSvg(c, { text: bad, url: 'https://example.org/', asOf: 'as of 2025-03-04' });

@@ -1,5 +1,5 @@
 import { betweenRunNoise } from '@redis-benchdb/result';
-import type { CompareInput } from '../src/lib/compare.js';
+import type { CompareInput } from '../src/lib/compare/compare.js';
 
 // What compareResults takes, for the tests of the views drawn from it (the comparison view, the
 // compare page's verdict).

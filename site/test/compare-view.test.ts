@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../src/lib/compare.js';
-import { comparisonView } from '../src/lib/compare-view.js';
-import { toHtml } from '../src/lib/tree.js';
+import { compareResults } from '../src/lib/compare/compare.js';
+import { comparisonView } from '../src/lib/compare/compare-view.js';
+import { toHtml } from '../src/lib/text/tree.js';
 import { compareCell as cell, compareInput as input } from './compare-inputs.js';
 
 // The one view both the group page (HTML at build) and the compare page (DOM in the browser) draw.

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slug } from '../src/lib/routes.js';
+import { slug } from '../src/lib/routes/routes.js';
 import { type ServedSite, serveBuiltSite } from './served.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

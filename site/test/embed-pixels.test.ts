@@ -315,7 +315,7 @@ describe('embedded charts show the chart, not just its title', () => {
         const frame = page.locator('iframe').nth(i);
         await frame.scrollIntoViewIfNeeded();
         const body = page.frameLocator('iframe').nth(i).locator('body');
-        // The snippet's listener sets the height the page inside reports (on load, and on any resize).
+        // The page inside lays itself out to the frame's height, with no script.
         const fit = async () =>
           (await frame.boundingBox())!.height - (await body.evaluate((b) => b.clientHeight));
         await expect.poll(fit, { message: `${e.page} ${e.id}`, timeout: WAIT_MS }).toBeGreaterThanOrEqual(0);
@@ -363,7 +363,7 @@ describe('where an embed comes from', () => {
   it('every SVG file and iframe page says its date and links to its source', async () => {
     for (const e of embeds) {
       const live = e.svg.startsWith('/live/');
-      const date = live ? /live, drawn \d{4}-\d{2}-\d{2}/ : /as of \d{4}-\d{2}-\d{2}/;
+      const date = live ? /live, built on \d{4}-\d{2}-\d{2}/ : /as of \d{4}-\d{2}-\d{2}/;
       const svgText = await (await fetch(site.url + e.svg)).text();
       expect(svgText, e.svg).toMatch(date);
       // The source line is a link when the SVG is opened directly, and its URL is written out for the PNG.

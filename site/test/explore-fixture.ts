@@ -3,8 +3,9 @@
 // run whose workloads no other result ran (a key space of 1,000).
 import { ingest, openDatabase } from '@redis-benchdb/db';
 import { generateSigningKey, type ResultV1, signResult, workloadFingerprint } from '@redis-benchdb/result';
-import { withOwnHistograms } from '../../packages/result/test/support/remeasure.js';
+import { withOwnHistograms } from '@redis-benchdb/testing';
 import { buildFixture, type Fixture, sweepResult } from './fixture.js';
+import { vouchFor } from './vouch.js';
 
 export interface ExploreFixture extends Fixture {
   more: { otherVersion: string; otherCpu: string; adhoc: string };
@@ -16,6 +17,7 @@ export function buildExploreFixture(dir: string): ExploreFixture {
   const fx = buildFixture(dir);
   const key = generateSigningKey();
   const db = openDatabase(fx.dbPath);
+  vouchFor(db, key, 'explore fixture signer');
   // Histograms of their own: the same measurements under another key would be refused as copies.
   let seed = 0;
   const store = (r: ResultV1) =>

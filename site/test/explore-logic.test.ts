@@ -1,6 +1,15 @@
 import { betweenRunNoise } from '@redis-benchdb/result/verdict';
 import { describe, expect, it } from 'vitest';
-import { type Bar, findWorkload, verdictFor, type WorkloadEntry } from '../src/lib/explore.js';
+import {
+  type Bar,
+  comparison,
+  comparisonsNote,
+  findWorkload,
+  ratio,
+  ratioCell,
+  verdictFor,
+  type WorkloadEntry,
+} from '../src/lib/explore/explore.js';
 
 // Which workload the explorer opens on, and which a partial address names: pure, on plain entries.
 
@@ -87,13 +96,40 @@ describe('verdictFor', () => {
     );
     expect(verdictFor(bar('b', 60_000), ref)).toMatch(/^slower: /);
   });
-  it('gives none within the intervals, on a flagged bar, on the reference, across kinds, or on a range', () => {
-    expect(verdictFor(bar('b', 100_500), ref)).toMatch(/^no verdict: the two 95% intervals overlap/);
+  it('gives none within the intervals, on a flagged bar, on the reference, or across kinds', () => {
+    expect(verdictFor(bar('b', 100_500), ref)).toMatch(
+      /^no verdict: the two 95% intervals of the median of 6 results overlap/,
+    );
     expect(verdictFor(bar('b', 150_000, { unstable: 1 }), ref)).toBe(
       "no verdict: UNSTABLE in this result's cell",
     );
     expect(verdictFor(ref, ref)).toBeNull();
     expect(verdictFor(bar('b', 150_000, { machineKey: 'm2' }), ref)).toBeNull();
-    expect(verdictFor(bar('b', 150_000, { interval: false, spread: 'range of 3 results' }), ref)).toBeNull();
+  });
+
+  it('judges a range of trials as a range, called so, never a 95% interval', () => {
+    // One result of 3 trials each side: the rule is restated on the two ranges (issue 39).
+    const range = (key: string, ops: number, lo: number, hi: number) =>
+      bar(key, ops, { results: 1, spread: 'range of 3 trials', lo, hi, interval: false });
+    const a = range('a', 100_000, 57_008, 78_969 + 30_000);
+    expect(verdictFor(range('b', 150_000, 120_000, 160_000), a)).toMatch(
+      /^faster: difference \+50\.0% beyond between-run noise .*; the two ranges of 3 trials apart$/,
+    );
+    expect(verdictFor(range('b', 105_000, 100_000, 110_000), a)).toBe(
+      "no verdict: the two ranges of 3 trials overlap (each run's own noise)",
+    );
+  });
+
+  it("takes a group's paired evidence where one holds both bars: the group page's figure and verdict", () => {
+    const p = { n: 10, ratio: 0.953, ci95Low: 0.919, ci95High: 0.988, groupId: 'g1' };
+    const base = bar('a', 100_000, { paired: { b: p } });
+    const other = bar('b', 100_500);
+    expect(comparison(other, base)).toMatchObject({ basis: 'paired', ratio: 0.953, low: 0.919, high: 0.988 });
+    expect(verdictFor(other, base)).toBe('slower: paired interval 0.919–0.988 excludes 1 (10 rounds)');
+    expect(ratioCell(other, base)).toBe('0.953× (0.919–0.988) paired, 10 rounds');
+    expect(ratio(other, base)).toBe(0.953);
+    // The other way round, with no evidence stored for it: the unpaired rule.
+    expect(comparison(base, other)?.basis).toBe('unpaired');
+    expect(comparisonsNote([base, other, bar('c', 1)], base)).toMatch(/^2 comparisons on this page/);
   });
 });

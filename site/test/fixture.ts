@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingest, ingestImported, openDatabase, retract, signRetraction } from '@redis-benchdb/db';
 import { generateSigningKey, type ResultV1, signResult, workloadFingerprint } from '@redis-benchdb/result';
+import { vouchFor } from './vouch.js';
 
 const root = new URL('../../', import.meta.url);
 const example = readFileSync(new URL('schemas/examples/valid/suite-run.json', root), 'utf8');
@@ -61,6 +62,7 @@ export function sweepResult(n: number, speed: number, edit?: (r: ResultV1) => vo
 export function buildFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-site-'))): Fixture {
   const dbPath = join(dir, 'benchdb.sqlite');
   const db = openDatabase(dbPath);
+  vouchFor(db, key);
   const store = (r: ResultV1) => {
     const out = ingest(db, JSON.stringify(signResult(r, key.privateKeyPem)));
     return out.id;

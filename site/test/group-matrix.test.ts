@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { columnName, groupHead, matrixAgainst } from '../src/lib/group-matrix.js';
-import type { MatrixEntry } from '../src/lib/matrix.js';
-import type { CellView, ResultView } from '../src/lib/model.js';
+import type { MatrixEntry } from '../src/lib/compare/matrix.js';
+import { columnName, groupHead, matrixAgainst } from '../src/lib/groups/group-matrix.js';
+import type { CellView, ResultView } from '../src/lib/model/model.js';
 
 const FP = (label: string) => `sha256:${label.replace(/\W/g, '').toLowerCase().padEnd(64, '0')}`;
 
@@ -32,8 +32,9 @@ function member(
         test: l.split(' ')[0],
         workloadFingerprint: FP(l),
         opsMedian: sorted[(sorted.length - 1) >> 1]!,
-        opsCi95Low: sorted[0]!,
-        opsCi95High: sorted.at(-1)!,
+        opsLow: sorted[0]!,
+        opsHigh: sorted.at(-1)!,
+        opsSpread: `range of ${trialOps.length} trials`,
         trialOps,
         unstable: false,
         errors: false,

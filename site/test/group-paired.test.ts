@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults, toCompareInput } from '../src/lib/compare.js';
-import { isInterleaved, pairComparison } from '../src/lib/group-paired.js';
-import type { CellView, ResultView } from '../src/lib/model.js';
+import { compareResults, toCompareInput } from '../src/lib/compare/compare.js';
+import { isInterleaved } from '../src/lib/groups/group-paired.js';
+import type { CellView, ResultView } from '../src/lib/model/model.js';
 
 /** A member with one GET cell of these per-round ops/s; only what the comparison reads is filled in. */
 function member(id: string, index: number, trialOps: number[], interleaved: boolean): ResultView {
@@ -12,8 +12,9 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
     test: 'GET',
     workloadFingerprint: `sha256:${'a'.repeat(64)}`,
     opsMedian: sorted[(sorted.length - 1) >> 1]!,
-    opsCi95Low: sorted[0]!,
-    opsCi95High: sorted.at(-1)!,
+    opsLow: sorted[0]!,
+    opsHigh: sorted.at(-1)!,
+    opsSpread: `range of ${trialOps.length} trials`,
     trialOps,
     unstable: false,
     noVerdict: [],
@@ -32,10 +33,7 @@ function member(id: string, index: number, trialOps: number[], interleaved: bool
   } as unknown as ResultView;
 }
 
-const compare = (members: ResultView[]) => {
-  const byMedians = compareResults(members.map((m) => toCompareInput(m)));
-  return isInterleaved(members) ? pairComparison(byMedians, members) : byMedians;
-};
+const compare = (members: ResultView[]) => compareResults(members.map((m) => toCompareInput(m)));
 
 describe('an interleaved run group', () => {
   // The machine was loaded in rounds 2 and 3; b was 5% faster in every round. The medians'
@@ -51,7 +49,7 @@ describe('an interleaved run group', () => {
     expect(cell.verdicts[1]).toEqual({
       outcome: 'faster',
       rule: 'paired-excludes-1',
-      text: 'faster: paired interval 1.05–1.05 excludes 1 (5 rounds)',
+      text: 'faster: paired interval 1.050–1.050 excludes 1 (5 rounds)',
     });
     expect(cell.paired![1]).toMatchObject({ rounds: 5 });
     expect(cell.paired![1]!.ci95Low!).toBeCloseTo(1.05, 10);

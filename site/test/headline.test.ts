@@ -1,6 +1,12 @@
 import type { SiteCellRow } from '@redis-benchdb/db';
 import { describe, expect, it } from 'vitest';
-import { backing, countsForHeadline, headlineEntries, lowerMedian, rankNames } from '../src/lib/headline.js';
+import {
+  backing,
+  countsForHeadline,
+  headlineEntries,
+  lowerMedian,
+  rankNames,
+} from '../src/lib/home/headline.js';
 
 /** A headline cell of one result: only what the rule reads is filled in. */
 const cell = (machine: string, key: string, ops: number, more: Partial<SiteCellRow> = {}): SiteCellRow =>
@@ -23,6 +29,16 @@ const cell = (machine: string, key: string, ops: number, more: Partial<SiteCellR
 const entries = (cells: SiteCellRow[]) => headlineEntries(cells, (c) => c.cpuModel!);
 
 describe('the headline rule', () => {
+  it('counts no result the corroboration rule holds back, however high its figure, and keeps its 1-signer mark', () => {
+    const honest = [cell('m', 'project', 100)];
+    const held = [1, 2, 3, 4].map((k) =>
+      cell('m', `fresh${k}`, 150, { held: k % 2 ? 'OUTLIER' : 'PROVISIONAL' }),
+    );
+    expect(held.some(countsForHeadline)).toBe(false);
+    expect(entries([...honest, ...held])).toEqual(entries(honest));
+    expect(entries([...honest, ...held])[0]).toMatchObject({ opsPerSec: 100, signers: 1 });
+  });
+
   it('is the median of per-key medians, the lower middle one for an even count', () => {
     expect(lowerMedian([3, 1, 2])).toBe(2);
     expect(lowerMedian([10, 1])).toBe(1);

@@ -1,4 +1,4 @@
-import type { IndexRow } from '../src/lib/filters.js';
+import type { IndexRow } from '../src/lib/lists/filters.js';
 
 /** A results-index row for the lists' logic tests: a signed quick run with no figures, changed by `o`. */
 export const indexRow = (o: Partial<IndexRow>): IndexRow => ({

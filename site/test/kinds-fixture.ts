@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingest, openDatabase } from '@redis-benchdb/db';
 import { generateSigningKey, type ResultV1, signResult } from '@redis-benchdb/result';
-import { withOwnHistograms } from '../../packages/result/test/support/remeasure.js';
+import { withOwnHistograms } from '@redis-benchdb/testing';
 import { sweepResult } from './fixture.js';
+import { vouchFor } from './vouch.js';
 
 const key = generateSigningKey();
 
@@ -43,6 +44,7 @@ const l2 =
 export function buildKindsFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-kinds-'))): KindsFixture {
   const dbPath = join(dir, 'benchdb.sqlite');
   const db = openDatabase(dbPath);
+  vouchFor(db, key);
   let n = 500;
   // Each result with histograms of its own (latencies scaled by under 5%): one key's identical
   // measurements would be stored as copies and counted once.

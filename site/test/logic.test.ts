@@ -1,11 +1,11 @@
+import { deflateBombHistogram, emptyRunHistogram } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
-import { deflateBombHistogram, emptyRunHistogram } from '../../packages/result/test/support/histograms.js';
 import { latencyPoints } from '../src/lib/charts/latency.js';
-import { type CompareInput, compareResults } from '../src/lib/compare.js';
-import { filtersToSearch, matches, options, parseFilters } from '../src/lib/filters.js';
-import type { CellView } from '../src/lib/model.js';
-import { paths, slug } from '../src/lib/routes.js';
-import { sweepPoints } from '../src/lib/sweeps.js';
+import { type CompareInput, compareResults } from '../src/lib/compare/compare.js';
+import { filtersToSearch, matches, options, parseFilters } from '../src/lib/lists/filters.js';
+import type { CellView } from '../src/lib/model/model.js';
+import { sweepPoints } from '../src/lib/model/sweeps.js';
+import { paths, slug } from '../src/lib/routes/routes.js';
 import { indexRow } from './index-row.js';
 
 const input = (
@@ -159,8 +159,9 @@ const c = (o: Partial<CellView>): CellView => ({
   keyPattern: 'uniform',
   rateOpsPerSec: null,
   opsMedian: 100,
-  opsCi95Low: null,
-  opsCi95High: null,
+  opsLow: null,
+  opsHigh: null,
+  opsSpread: '1 trial, no spread',
   opsCv: null,
   trialOps: [100],
   unstable: false,

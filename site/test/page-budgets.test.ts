@@ -32,7 +32,8 @@ const ANSWER: Record<string, string[]> = {
   compare: ['.compare-summary .compare-tally li'],
   machine: ['.lead-kind', '#standing + *'],
   explorer: ['table.explore-bars tbody tr'],
-  home: ['section.headline table.headline-rank tbody tr'],
+  // Issue 44: the home answers which version is faster, from the most precise group (HomeAnswer.astro).
+  home: ['section.answer table.answer-table tbody tr td[data-kind="ratio"]'],
 };
 
 interface Measure {

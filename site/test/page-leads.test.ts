@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../src/lib/compare.js';
-import { comparisonSummary, tally } from '../src/lib/compare-summary.js';
-import type { ResultView } from '../src/lib/model.js';
-import { leftOutLine, resultLead } from '../src/lib/result-lead.js';
-import { toHtml } from '../src/lib/tree.js';
+import { compareResults } from '../src/lib/compare/compare.js';
+import { comparisonSummary, tally } from '../src/lib/compare/compare-summary.js';
+import type { ResultView } from '../src/lib/model/model.js';
+import { leftOutLine, resultLead } from '../src/lib/results/result-lead.js';
+import { toHtml } from '../src/lib/text/tree.js';
 import { compareCell as cell, compareInput as input } from './compare-inputs.js';
 
 // Issue 28: what a result page and the compare page say first, on plain inputs.

@@ -4,18 +4,18 @@ import type { ResultV1 } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
 import { latencyUnit, linearTicks, logTicks, timeTicks } from '../src/lib/charts/axes.js';
 import { sweepTicks } from '../src/lib/charts/sweep.js';
-import type { IndexRow } from '../src/lib/filters.js';
-import { warningBadge } from '../src/lib/list-row.js';
-import { BEFORE_PUBLISHED, RUNNER_COMMAND, reproduceCommands } from '../src/lib/reproduce.js';
-import { nextSort, parseSort, sortRows, withSort } from '../src/lib/sort.js';
-import { dateText, resultTitle, type TitleParts } from '../src/lib/titles.js';
+import type { IndexRow } from '../src/lib/lists/filters.js';
+import { warningBadge } from '../src/lib/lists/list-row.js';
+import { nextSort, parseSort, sortRows, withSort } from '../src/lib/lists/sort.js';
+import { BEFORE_PUBLISHED, RUNNER_COMMAND, reproduceCommands } from '../src/lib/results/reproduce.js';
+import { dateText, resultTitle, type TitleParts } from '../src/lib/text/titles.js';
 import {
   budgetBlocks,
   compareVersions,
   machineBlocks,
   machinesInOrder,
   serverFacts,
-} from '../src/lib/versions.js';
+} from '../src/lib/versions/versions.js';
 import { indexRow } from './index-row.js';
 
 // The version and list pages' logic, on plain rows: which results are set side by side, in which
@@ -302,8 +302,8 @@ describe('reproduce', () => {
     expect(lines).toEqual([
       // Its server (not launched by the runner) kept RDB snapshots on: part of the configuration.
       '# the server ran with: save 3600 1 300 100 60 10000',
-      'npx redis-benchdb run -t get -c 20 --duration 10 --warmup 1 -P 1 -d 64-1024 -r 100000 --key-pattern zipf --preload --rate 50000 --arrival poisson --threads 2 --seed 42 -s /tmp/valkey.sock --resp3',
-      'npx redis-benchdb run -c 50 -n 200000 -P 8 --pipeline-mode window -d 32 -r 10000 --threads 2 --seed 42 --trials 2 -s /tmp/valkey.sock --resp3 HSET __key__ field __data__',
+      'npx redis-benchdb run -t get -c 20 --duration 10 --warmup 1 -P 1 -d 64-1024 -r 100000 --key-pattern zipf --preload --rate 50000 --arrival poisson --threads 2 --seed 42 -s SOCKET --resp3',
+      'npx redis-benchdb run -c 50 -n 200000 -P 8 --pipeline-mode window -d 32 -r 10000 --threads 2 --seed 42 --trials 2 -s SOCKET --resp3 HSET __key__ field __data__',
     ]);
   });
 
@@ -341,6 +341,18 @@ describe('reproduce', () => {
     expect(reproduceCommands(r)).toEqual([
       "npx redis-benchdb run --profile quick --server-bin redis-server --server-config 'io-threads 2' --server-config 'appendonly yes' --server-config 'appendfsync always' --server-cpus 1 --client-cpus 0",
     ]);
+  });
+
+  it("names the submitter's host and socket by placeholders; a loopback address as it was", () => {
+    const r = example('suite-run.json');
+    const at = (host: string, port: number, socket: string | null) => {
+      r.target = { ...r.target, host, port, socket };
+      return reproduceCommands(r)[0];
+    };
+    expect(at('db7.corp.internal', 6380, null)).toBe('npx redis-benchdb run --profile quick -h HOST -p 6380');
+    expect(at('10.1.2.3', 6379, null)).toBe('npx redis-benchdb run --profile quick -h HOST -p 6379');
+    expect(at('127.0.0.1', 6380, null)).toBe('npx redis-benchdb run --profile quick -h 127.0.0.1 -p 6380');
+    expect(at('127.0.0.1', 6379, '~/run/redis.sock')).toBe('npx redis-benchdb run --profile quick -s SOCKET');
   });
 
   it('runs plain tests with the same flags from one -t list, and quotes what a shell would split', () => {

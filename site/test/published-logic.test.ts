@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CellView, ResultView } from '../src/lib/model.js';
-import { publishedComparisons, rowStatement, sameWorkload } from '../src/lib/published.js';
+import type { CellView, ResultView } from '../src/lib/model/model.js';
+import { publishedComparisons, rowStatement, sameWorkload } from '../src/lib/published/published.js';
 
 // Issue 29: a publication's two versions paired up again, row by row, and each row set beside the
 // dataset's paired ratio for the same workload, or told why there is none.

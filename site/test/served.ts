@@ -1,5 +1,8 @@
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchChromium } from '../tools/chromium.mjs';
@@ -43,4 +46,21 @@ export async function serveBuiltSite(dir: string, dbPath: string): Promise<Serve
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The site built from the database db:build makes of data/, served as serveBuiltSite serves it. */
+export async function serveSiteFromData(prefix: string): Promise<ServedSite> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const db = join(dir, 'benchdb.sqlite');
+  const script = fileURLToPath(new URL('../../scripts/db-build.mjs', import.meta.url));
+  const made = spawnSync(process.execPath, [script, '--db', db], { encoding: 'utf8' });
+  expect(made.status, made.stderr).toBe(0);
+  return serveBuiltSite(dir, db);
+}
+
+/** A page of `site` at `path`, in a context of its own with a viewport of width x height. */
+export async function pageAt(site: ServedSite, path: string, width: number, height: number): Promise<Page> {
+  const page = await (await site.browser.newContext({ viewport: { width, height } })).newPage();
+  await page.goto(site.url + path, { waitUntil: 'load' });
+  return page;
 }

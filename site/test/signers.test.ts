@@ -26,9 +26,9 @@ import {
   type ResultV1,
   signResult,
 } from '@redis-benchdb/result';
+import { remeasured } from '@redis-benchdb/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remeasured } from '../../packages/result/test/support/remeasure.js';
-import { headlineEntries } from '../src/lib/headline.js';
+import { headlineEntries } from '../src/lib/home/headline.js';
 import { runNode } from './build.js';
 import { type ServedSite, serveBuiltSite } from './served.js';
 import { MACHINE } from './trust-fixture.js';

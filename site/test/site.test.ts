@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -297,13 +298,24 @@ describe('hostile metadata', () => {
 });
 
 describe('open data', () => {
-  it('links a JSONL export of every listed result and a SQLite snapshot', async () => {
+  it('links a JSONL export of every listed result, in monthly parts with their SHA-256, and a SQLite snapshot', async () => {
     const { page } = await open('/data/');
-    const jsonl = await (await fetch(`${server.url}/data/results.jsonl`)).text();
-    const lines = jsonl
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const index = (await (await fetch(`${server.url}/data/results-parts.json`)).json()) as {
+      results: number;
+      parts: { file: string; results: number; bytes: number; sha256: string }[];
+    };
+    expect(index.parts.length).toBeGreaterThan(0);
+    const lines: { id: string }[] = [];
+    for (const part of index.parts) {
+      expect(await page.locator(`a[href="/data/${part.file}"]`).count(), part.file).toBe(1);
+      const bytes = Buffer.from(await (await fetch(`${server.url}/data/${part.file}`)).arrayBuffer());
+      expect(bytes.length).toBe(part.bytes);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(part.sha256);
+      const partLines = bytes.toString('utf8').trim().split('\n');
+      expect(partLines).toHaveLength(part.results);
+      lines.push(...partLines.map((l) => JSON.parse(l)));
+    }
+    expect(index.results).toBe(lines.length);
     expect(lines.map((l) => l.id).sort()).toEqual(
       [fx.ids.base, fx.ids.faster, fx.ids.hostile, fx.ids.groupA, fx.ids.groupB, ...fx.ids.imported].sort(),
     );

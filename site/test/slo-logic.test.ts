@@ -1,6 +1,6 @@
 import type { SloSearch } from '@redis-benchdb/result';
 import { describe, expect, it } from 'vitest';
-import { canonicalObjectiveText, sloFigureText, sloLabel, sloView } from '../src/lib/slo.js';
+import { canonicalObjectiveText, sloFigureText, sloLabel, sloView } from '../src/lib/model/slo.js';
 
 // How a search cell's figure is worded on every page: the answer, its bracket, or why there is none.
 

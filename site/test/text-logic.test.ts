@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LONGEST_SHOWN, safeStrings, safeText, shortText } from '../src/lib/text.js';
+import { LONGEST_SHOWN, safeStrings, safeText, shortText } from '../src/lib/text/text.js';
 
 describe('submitted text as the site shows it', () => {
   it('drops control and bidi characters, keeps tab and newline and right-to-left letters', () => {

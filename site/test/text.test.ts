@@ -1,15 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BenchDb, contentId, ingest, openDatabase } from '@redis-benchdb/db';
+import { dirname, join } from 'node:path';
+import { type BenchDb, contentId, encodeEnvelope, ingest, openDatabase } from '@redis-benchdb/db';
 import { canonicalJson, generateSigningKey, type ResultV1, signResult } from '@redis-benchdb/result';
+import { signPayload } from '@redis-benchdb/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPayload } from '../../packages/result/test/support/envelopes.js';
 import { launchChromium } from '../tools/chromium.mjs';
 import { serveStatic } from '../tools/serve-static.mjs';
 import { buildSite } from './build.js';
 import { sweepResult } from './fixture.js';
+import { vouchFor } from './vouch.js';
 
 // Results stored before result.v1 limited free text: ingest() now refuses them, so they are written
 // as an older version wrote them, straight into the tables. The real build must still succeed, show
@@ -44,11 +45,14 @@ function storeAsOldRow(db: BenchDb, r: ResultV1, clean: ResultV1): string {
   };
   sql.transaction(() => {
     copy('results', 'id', {
-      envelope,
-      document: payload,
       cpu_model: r.environment.client.cpu.model,
       server_version: r.environment.server.version,
     });
+    // The envelope where migration 14 keeps it: encoded, in result_envelopes.
+    const { histograms, body } = encodeEnvelope(envelope);
+    sql
+      .prepare('INSERT INTO result_envelopes (result_id, histograms, body) VALUES (?, ?, ?)')
+      .run(id, histograms, body);
     copy('cells', 'result_id', {});
     copy('warnings', 'result_id', {});
     sql.prepare('DELETE FROM results WHERE id = ?').run(twin);
@@ -63,10 +67,12 @@ let ids: { plain: string; hostile: string; huge: string; undrawable: string };
 let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
 
+// Builds a site (about 70 s on a shared 2-core VM): its own timeout over the tier's minute (vitest.config.ts).
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rbdb-site-text-'));
   const dbPath = join(dir, 'benchdb.sqlite');
   const db = openDatabase(dbPath);
+  vouchFor(db, key);
   try {
     const hostile = sweepResult(2, 0.6, (r) => {
       r.environment.client.cpu.model = CPU_MODEL;
@@ -96,7 +102,7 @@ beforeAll(async () => {
   stdout = await buildSite(dbPath, out); // throws unless the build exits 0
   server = await serveStatic(out);
   browser = await launchChromium();
-});
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -180,5 +186,26 @@ describe('a result whose chart cannot be drawn', () => {
   it('while the others are built', () => {
     for (const id of [ids.plain, ids.hostile, ids.huge])
       expect(existsSync(join(out, 'results', id, 'index.html')), id).toBe(true);
+  });
+});
+
+describe("site:build's closing lines (issue 41)", () => {
+  it("end on the newest result, its address on the local site and the command that serves it; Astro's log is in a file", () => {
+    const lines = stdout.trimEnd().split('\n');
+    const [result, link, serve] = lines.slice(-3);
+    expect(result).toMatch(/^newest result: \S.* cells? on .*, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const id = /^ {2}http:\/\/localhost:4321\/results\/([0-9a-f]{64})\/$/.exec(link ?? '')?.[1];
+    expect(id, link).toBeDefined();
+    expect(existsSync(join(out, 'results', id!, 'index.html'))).toBe(true);
+    expect(serve).toMatch(/^serve it: (pnpm|npx -y pnpm@\d+) site:preview$/);
+    const log = /Astro's log: (\S+)$/m.exec(stdout)?.[1];
+    // In the tool's own state folder, not beside the output folder, whose parent is not the tool's.
+    expect(log).toMatch(/^.*\/dist\.state\/redis-benchdb\/site-build\/dist-[0-9a-f]{8}\.log$/);
+    expect(readdirSync(dirname(out)).filter((n) => /log/.test(n))).toEqual([]);
+    // Astro's chunk list and timings went to the file, not to the reader's screen; as plain text.
+    expect(stdout).not.toMatch(/\[vite\]|\[build\] Complete!/);
+    const text = readFileSync(log!, 'utf8');
+    expect(text).toMatch(/\[build\] Complete!/);
+    expect(text).not.toContain('\u001b[');
   });
 });

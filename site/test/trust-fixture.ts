@@ -13,7 +13,7 @@ import {
   type SigningKey,
   signResult,
 } from '@redis-benchdb/result';
-import { remeasured } from '../../packages/result/test/support/remeasure.js';
+import { remeasured } from '@redis-benchdb/testing';
 
 const example = readFileSync(new URL('../../schemas/examples/valid/suite-run.json', import.meta.url), 'utf8');
 

@@ -5,16 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedSite, serveBuiltSite } from './served.js';
-import { buildTrustFixture, FAKE_CPU, MACHINE, type TrustFixture } from './trust-fixture.js';
+import { buildTrustFixture, MACHINE, type TrustFixture } from './trust-fixture.js';
 
 let fx: TrustFixture;
 let site: ServedSite;
 
+// Builds a site (about 70 s on a shared 2-core VM): its own timeout over the tier's minute (vitest.config.ts).
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rbdb-verdicts-'));
   fx = buildTrustFixture(dir);
   site = await serveBuiltSite(dir, fx.dbPath);
-});
+}, 600_000);
 
 afterAll(() => site?.close());
 
@@ -71,7 +72,7 @@ describe('verdicts wait for evidence', () => {
     const set = rows.find((r) => r.cell === 'SET')!;
     expect(set.verdict).toBe('faster');
     expect(set.rule).toMatch(
-      /^difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); 95% intervals apart$/,
+      /^difference \+100\.0% beyond between-run noise −39\.3% to \+64\.7% \(default CV 18\.0%: 2 repeated results, 3 needed\); the two ranges of 3 trials apart$/,
     );
     expect(errors).toEqual([]);
     await page.context().close();
@@ -83,15 +84,16 @@ describe('cohort integrity', () => {
     expect(fx.disputed.with).toEqual([fx.disputed.victim]);
   });
 
-  it('a re-signed copy with ops/s x10 does not become the headline; the one-key machine is marked and ranked last', async () => {
+  it('a re-signed copy with ops/s x10 does not become the headline, and neither does its one-key machine: both are held back', async () => {
     const { page, errors } = await open('/');
     const machine = page.locator('section.headline[data-by="machine"]');
     // A machine is its machine kind (packages/result identity.ts): its label starts with the CPU model.
     const top = (await machine.locator('.headline-top').textContent())!.replace(/\s+/g, ' ');
-    // Only the default configuration is in the headline (issue 27): the io-threads 2 runs are not.
+    // Only the default configuration is in the headline (issue 27): the io-threads 2 runs are not. The
+    // x10 copy is an outlier against the two signers' results (issue 39, corroboration): not counted.
     expect(top).toMatch(
       new RegExp(
-        `Fastest machine on the baseline GET: ${MACHINE.replace(/[()@.]/g, '\\$&')} · .*, [\\d,]+ ops/s: the median of 3 signers' medians over 4 results\\.`,
+        `Fastest machine on the baseline GET: ${MACHINE.replace(/[()@.]/g, '\\$&')} · .*, [\\d,]+ ops/s: the median of 2 signers' medians over 3 results\\.`,
       ),
     );
     const rows = await machine
@@ -99,11 +101,14 @@ describe('cohort integrity', () => {
       .evaluateAll((trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
       );
-    expect(rows.map((r) => r[1]!.split(' · ')[0])).toEqual([MACHINE, FAKE_CPU]);
-    expect(rows[0]![4]).toBe('4 results, 3 signers');
-    expect(rows[1]![4]).toBe('1 result, 1 signer 1 signer');
-    // The forger's machine claims ten times the figure, and still comes second.
-    expect(Number(rows[1]![2]!.replace(/,/g, ''))).toBeGreaterThan(9 * fx.getOps);
+    // The forger's own machine, one key and nobody to vouch for it, is provisional: no row at all.
+    expect(rows.map((r) => r[1]!.split(' · ')[0])).toEqual([MACHINE]);
+    expect(rows[0]![4]).toBe('3 results, 2 signers');
+    expect(Number(rows[0]![2]!.replace(/,/g, ''))).toBeLessThan(1.1 * fx.getOps);
+    // Both are listed with their reasons, as every left-out result is.
+    const leftOut = (await page.locator('details.left-out').first().textContent())!.replace(/\s+/g, ' ');
+    expect(leftOut).toMatch(/outlier/);
+    expect(leftOut).toMatch(/provisional/);
     // No headline ranks server versions (issue 27).
     expect(await page.locator('section.headline[data-by="version"]').count()).toBe(0);
     expect(errors).toEqual([]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ingest, ingestImported, openDatabase } from '@redis-benchdb/db';
 import { generateSigningKey, type ResultV1, signResult } from '@redis-benchdb/result';
 import { sweepResult } from './fixture.js';
+import { vouchFor } from './vouch.js';
 
 const root = new URL('../../', import.meta.url);
 const key = generateSigningKey();
@@ -42,6 +43,7 @@ export interface VersionsFixture {
 export function buildVersionsFixture(dir = mkdtempSync(join(tmpdir(), 'rbdb-versions-'))): VersionsFixture {
   const dbPath = join(dir, 'benchdb.sqlite');
   const db = openDatabase(dbPath);
+  vouchFor(db, key);
   let n = 100;
   const store = (r: ResultV1) => ingest(db, JSON.stringify(signResult(r, key.privateKeyPem))).id;
   const server = (product: string, version: string) => (r: ResultV1) => {

@@ -1,8 +1,8 @@
-import { type CompareInput, compareResults } from '../lib/compare';
-import { comparisonSummary } from '../lib/compare-summary';
-import { comparisonView } from '../lib/compare-view';
-import type { IndexRow } from '../lib/filters';
-import { nearestWorkloads } from '../lib/nearest';
+import { type CompareInput, compareResults } from '../lib/compare/compare';
+import { comparisonSummary } from '../lib/compare/compare-summary';
+import { comparisonView } from '../lib/compare/compare-view';
+import { nearestWorkloads } from '../lib/compare/nearest';
+import type { IndexRow } from '../lib/lists/filters';
 import { el, toDom } from './dom';
 
 /**

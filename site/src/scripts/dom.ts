@@ -1,4 +1,4 @@
-import type { TreeNode } from '../lib/tree';
+import type { TreeNode } from '../lib/text/tree';
 /**
  * Elements from text, never from markup: the client scripts show submitters' strings (CPU models,
  * versions), and append() of a string makes a text node, so none of it can become HTML.

@@ -1,9 +1,9 @@
-import { formatRatio } from '../lib/compare';
 import {
   type Bar,
   barGeometry,
   barScale,
   CLIENT_BOUND_NOTE,
+  comparisonsNote,
   describeWorkload,
   EXPLORE_PATHS,
   type ExploreState,
@@ -17,14 +17,15 @@ import {
   pickedText,
   pickedValue,
   ratio,
+  ratioCell,
   reference,
   stateOf,
   stateToSearch,
   verdictFor,
   type WorkloadData,
   type WorkloadEntry,
-} from '../lib/explore';
-import { ops, us } from '../lib/format';
+} from '../lib/explore/explore';
+import { ops, us } from '../lib/model/format';
 import { el, link, submitted } from './dom';
 
 /**
@@ -189,6 +190,8 @@ function render(
     body,
   );
   parts.push(el('div', { class: 'scroll' }, table));
+  const multiplicity = comparisonsNote(d.bars, ref.bar);
+  if (multiplicity) parts.push(el('p', { class: 'muted multiplicity' }, multiplicity));
   if (d.leftOut)
     parts.push(
       el(
@@ -248,15 +251,13 @@ function row(b: Bar, ref: Bar, chosen: boolean, scale: number, choose: (vs?: str
       el(
         'span',
         { class: 'muted' },
-        b.lo !== null && b.hi !== null ? `${b.spread}: ${ops(b.lo)}–${ops(b.hi)}` : 'no interval',
+        b.lo !== null && b.hi !== null ? `${b.spread}: ${ops(b.lo)}–${ops(b.hi)}` : b.spread,
       ),
     ),
     el(
       'td',
       { class: 'num', 'data-label': 'ratio' },
-      ratio(b, ref) === null && b.key !== ref.key
-        ? 'machine or configuration differs'
-        : formatRatio(ratio(b, ref)),
+      ratio(b, ref) === null && b.key !== ref.key ? 'machine or configuration differs' : ratioCell(b, ref),
     ),
     el('td', { class: 'num', 'data-label': 'p50' }, us(b.p50)),
     el('td', { class: 'num', 'data-label': 'p99' }, us(b.p99)),

@@ -1,6 +1,13 @@
-import { FILTER_KEYS, filtersToSearch, type IndexRow, isActive, matches, parseFilters } from '../lib/filters';
-import { listRow, sortData, warningBadge } from '../lib/list-row';
-import { parseSort, sortRows, withSort } from '../lib/sort';
+import {
+  FILTER_KEYS,
+  filtersToSearch,
+  type IndexRow,
+  isActive,
+  matches,
+  parseFilters,
+} from '../lib/lists/filters';
+import { listRow, sortData, warningBadge } from '../lib/lists/list-row';
+import { parseSort, sortRows, withSort } from '../lib/lists/sort';
 import { el, submitted } from './dom';
 import { addSortButtons } from './sort';
 

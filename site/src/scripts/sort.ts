@@ -1,4 +1,4 @@
-import type { IndexRow } from '../lib/filters';
+import type { IndexRow } from '../lib/lists/filters';
 import {
   nextSort,
   parseSort,
@@ -8,7 +8,7 @@ import {
   type SortKey,
   sortRows,
   withSort,
-} from '../lib/sort';
+} from '../lib/lists/sort';
 import { el } from './dom';
 
 /**

@@ -3,13 +3,18 @@ import { linearTicks, logScale, logTicks, opsTick } from './axes.js';
 import { CHAR_EM, formatOps } from './format.js';
 import { type Chart, chartOf, DOT_R, INSET, marginFor, marginRightFor, NARROW, renderSvg } from './render.js';
 
-/** One bar: a cell's median throughput in one result, with the trials' interval. */
+/**
+ * One bar: a cell's median throughput in one result, with the trials' spread (packages/result
+ * spread.ts: a 95% interval of the median from 6 trials, else their range; `spread` says which).
+ */
 export interface CellBar {
   cell: string;
   series: string;
   opsPerSec: number;
   ci95Low: number | null;
   ci95High: number | null;
+  /** What ci95Low–ci95High is ("range of 3 trials"); the data table names it. */
+  spread?: string | null;
 }
 
 export interface CellsChartOptions {
@@ -19,7 +24,7 @@ export interface CellsChartOptions {
 }
 
 /**
- * Throughput by cell, a dot per series with its 95% interval: the compare and group view, where
+ * Throughput by cell, a dot per series with its trials' spread: the compare and group view, where
  * the same cells of several results sit side by side. Dots, not bars, so several series stay
  * readable on one row.
  */
@@ -47,8 +52,15 @@ export function cellsChart(bars: readonly CellBar[], o: CellsChartOptions): Char
     words,
   );
   return chartOf(words, svgs, {
-    columns: ['cell', 'series', 'ops/s', '95% CI low', '95% CI high'],
-    rows: bars.map((b) => [b.cell, b.series, Math.round(b.opsPerSec), r(b.ci95Low), r(b.ci95High)]),
+    columns: ['cell', 'series', 'ops/s', 'spread low', 'spread high', 'spread'],
+    rows: bars.map((b) => [
+      b.cell,
+      b.series,
+      Math.round(b.opsPerSec),
+      r(b.ci95Low),
+      r(b.ci95High),
+      b.spread ?? null,
+    ]),
   });
 }
 

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { decodeHistogram, type Histogram, HistogramError } from '@redis-benchdb/result';
-import type { CellView } from '../model.js';
+import type { CellView } from '../model/model.js';
 import { latencyTick, latencyUnit, logScale, logTicks } from './axes.js';
 import { type Chart, DOT_R, drawChart, INSET, marginFor, marginRightFor } from './render.js';
 

@@ -24,11 +24,10 @@ export function overTimeChart(points: readonly TimePoint[], o: OverTimeChartOpti
   // Ticks on whole days or months with human labels ("4 Mar 2025"): Plot's own, for a single
   // result, labelled the lone tick with an ISO time stamp.
   const times = rows.map((r) => r.date.getTime());
-  const { ticks } = timeTicks(times);
   const max = Math.max(...points.map((p) => p.opsPerSec));
   const alt = `Dot chart of operations per second over time for ${series.join(', ')}; ${o.source}; ${points.length} results from ${humanDate(
-    ticks[0]!,
-  )} to ${humanDate(ticks.at(-1)!)}, from ${formatOps(Math.min(...points.map((p) => p.opsPerSec)))} to ${formatOps(
+    new Date(Math.min(...times)),
+  )} to ${humanDate(new Date(Math.max(...times)))}, from ${formatOps(Math.min(...points.map((p) => p.opsPerSec)))} to ${formatOps(
     Math.max(...points.map((p) => p.opsPerSec)),
   )} ops/s.`;
   return drawChart(

@@ -1,5 +1,5 @@
 import * as Plot from '@observablehq/plot';
-import type { SloView } from '../slo.js';
+import type { SloView } from '../model/slo.js';
 import { latencyTick, latencyUnit, linearTicks, logTicks, opsTick } from './axes.js';
 import { latencyAxis } from './latency.js';
 import { type Chart, DOT_R, drawChart, INSET, marginFor, marginRightFor } from './render.js';

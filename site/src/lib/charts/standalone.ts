@@ -9,7 +9,7 @@ export interface ChartSource {
   text: string;
   /** The page the numbers are on, in full: a link in the SVG, written out so a PNG shows it too. */
   url: string;
-  /** "as of 2025-03-04" for a frozen chart, "live, drawn 2026-11-24" for one that follows new results. */
+  /** "as of 2025-03-04" for a frozen chart, "live, built on 2026-11-24" for one that follows new results. */
   asOf: string;
 }
 

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
-import { bytes, count } from '../format.js';
-import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../sweeps.js';
+import { bytes, count } from '../model/format.js';
+import { SWEEP_AXES, type SweepAxis, type SweepPoint } from '../model/sweeps.js';
 import { logScale } from './axes.js';
 import { CHAR_EM, formatOps } from './format.js';
 import {
@@ -20,13 +20,16 @@ export interface SweepChartOptions {
   title: string;
   /** Where the numbers come from: a result, a group. Goes into the alt text. */
   source: string;
+  /** The chart's id (default: the axis), where one page draws a sweep more than once. */
+  id?: string;
 }
 
 /** The most series one chart draws in one panel: beyond this, colours and marks repeat and no one can follow a line. */
 export const MOST_SERIES = 8;
 
 /**
- * Throughput against one swept axis, a line per series, with the trials' 95% interval as a rule.
+ * Throughput against one swept axis, a line per series, with the trials' spread as a rule (a 95%
+ * interval of the median from 6 trials, else their range: SweepPoint.spread).
  * A group's sweep names its series "member · command": with more than MOST_SERIES of them it is
  * drawn as a panel per command, a line per member in each, so a member keeps its colour and mark
  * from panel to panel.
@@ -54,7 +57,7 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
   const xLabel = o.axis === 'value-size' ? bytes : count;
   const max = Math.max(...points.map((p) => Math.max(p.opsPerSec, p.ci95High ?? 0)));
   return drawChart(
-    { id: o.axis, title: o.title, alt, series },
+    { id: o.id ?? o.axis, title: o.title, alt, series },
     (s) => {
       // Panels side by side on a wide drawing, one above the other on a narrow one.
       const side = s === NARROW ? 'fy' : 'fx';
@@ -98,8 +101,15 @@ export function sweepChart(points: readonly SweepPoint[], o: SweepChartOptions):
       };
     },
     {
-      columns: ['series', axis.short, 'ops/s', '95% CI low', '95% CI high'],
-      rows: points.map((p) => [p.series, p.x, round(p.opsPerSec), round(p.ci95Low), round(p.ci95High)]),
+      columns: ['series', axis.short, 'ops/s', 'spread low', 'spread high', 'spread'],
+      rows: points.map((p) => [
+        p.series,
+        p.x,
+        round(p.opsPerSec),
+        round(p.ci95Low),
+        round(p.ci95High),
+        p.spread ?? null,
+      ]),
     },
   );
 }
