@@ -39,7 +39,7 @@ import { memtierArgs, memtierRequests } from './lib/memtier.mjs';
 import { CLI, readBenchdbCells, redisBenchdbArgs } from './lib/redis-benchdb.mjs';
 import { parseRedisBenchmarkCsv, redisBenchmarkArgs } from './lib/redis-benchmark.mjs';
 
-const { startServer } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
+const { startServer } = await import('@redis-benchdb/engine');
 
 const { values: args } = parseArgs({
   options: {
@@ -327,7 +327,17 @@ await session.main(async () => {
   }
 
   if (args.syscalls) return printSyscalls(list, figures, machine);
-  const cells = PIPELINES.map((p) => {
+  const cells = cpuCells(list, figures);
+  if (args.json) {
+    console.log(JSON.stringify({ machine, small, large, rounds, cells }, null, 2));
+    return;
+  }
+  printCpu(cells, machine, server.version);
+});
+
+/** The medians over rounds, per pipeline a row per tool, each against the best C peer's client CPU. */
+function cpuCells(list, figures) {
+  return PIPELINES.map((p) => {
     const rows = list
       .map((tool, i) => {
         const f = figures[i][p];
@@ -350,12 +360,12 @@ await session.main(async () => {
     for (const r of rows) r.overBestCPeer = best === null ? null : r.clientUs / best;
     return { pipeline: p, rows };
   });
-  if (args.json) {
-    console.log(JSON.stringify({ machine, small, large, rounds, cells }, null, 2));
-    return;
-  }
+}
+
+/** The CPU table, with the machine and the method above it. */
+function printCpu(cells, machine, serverVersion) {
   console.log(
-    `Machine: ${machine.cpu}, ${machine.nproc} CPUs; redis-server ${server.version}; ${machine.redisBenchmark}; node ${process.version}`,
+    `Machine: ${machine.cpu}, ${machine.nproc} CPUs; redis-server ${serverVersion}; ${machine.redisBenchmark}; node ${process.version}`,
   );
   console.log(
     `CPU (user+sys) per request: (run of ${large} - run of ${small} requests a test) / the extra requests made, median of ${rounds} rounds.` +
@@ -382,4 +392,4 @@ await session.main(async () => {
     ]),
   );
   console.log(markdownTable(head, body, 2));
-});
+}

@@ -26,7 +26,7 @@ import {
 import { redisBenchdbPeer } from './lib/redis-benchdb.mjs';
 import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
 
-const { startLocalCluster } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
+const { startLocalCluster } = await import('@redis-benchdb/engine');
 
 const { values: args } = parseArgs({
   options: {

@@ -10,7 +10,7 @@
 //            trials as fit (1,000 a cell, the schema's limit), each with a widest histogram, so decoding
 //            and the summary checks run per trial
 // Times are the median of 5 runs (1 for body). Each case must end as expected, or the script fails.
-// The histograms are written byte by byte as packages/result/test/support/histograms.ts does.
+// The histograms are written byte by byte as packages/testing/src/histograms.ts does.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,7 +47,7 @@ if (args.case) {
 }
 
 async function runCase(name) {
-  const result = await import(new URL('../packages/result/dist/index.js', import.meta.url));
+  const result = await import('@redis-benchdb/result');
   if (name === 'body') return bodyCase(result);
   const input =
     name === 'bomb'
@@ -88,7 +88,7 @@ async function runCase(name) {
 
 /** A signed result just under the body limit: one cell, as many trials as fit, each a widest histogram. */
 async function bodyCase(result) {
-  const db = await import(new URL('../packages/db/dist/index.js', import.meta.url));
+  const db = await import('@redis-benchdb/db');
   const { readFileSync } = await import('node:fs');
   const doc = JSON.parse(
     readFileSync(new URL('../schemas/examples/valid/suite-run.json', import.meta.url), 'utf8'),
@@ -126,7 +126,7 @@ async function bodyCase(result) {
     const verified = result.verifyEnvelopeText(sent);
     const verifyCpuMs = cpuMs(cpu0);
     const cpu1 = process.cpuUsage();
-    db.checkPlausibility(verified.result, { now: new Date('2025-03-06T12:00:00Z') });
+    result.checkPlausibility(verified.result, { now: new Date('2025-03-06T12:00:00Z') });
     const plausibilityCpuMs = cpuMs(cpu1);
     const before = rssMiB();
     const cpu2 = process.cpuUsage();

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const result = await import(new URL('../packages/result/dist/index.js', import.meta.url));
+const result = await import('@redis-benchdb/result');
 
 const { values: args } = parseArgs({
   options: {

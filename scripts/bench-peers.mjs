@@ -13,7 +13,7 @@
 // Debian has no package) runs too, at P1 and in its window mode at P16.
 
 import { parseArgs } from 'node:util';
-import { pairedRatio } from '../packages/result/dist/index.js';
+import { pairedRatio } from '@redis-benchdb/result';
 import {
   benchServer,
   benchSession,

@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDatabase, resultRanks } from '../packages/db/dist/index.js';
+import { openDatabase, resultRanks } from '@redis-benchdb/db';
 
 const { values: args } = parseArgs({
   options: {

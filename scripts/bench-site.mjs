@@ -225,7 +225,16 @@ try {
     const logFile = join(tmp, `${name}.log`);
     const seconds = await run(
       process.execPath,
-      ['scripts/site-build.mjs', '--db', dbPath, '--out', outDir, ...(args.png ? ['--png'] : [])],
+      // --verbose: the PNG and open-data lines read below are Astro's log, not the screen's summary.
+      [
+        'scripts/site-build.mjs',
+        '--verbose',
+        '--db',
+        dbPath,
+        '--out',
+        outDir,
+        ...(args.png ? ['--png'] : []),
+      ],
       logFile,
       { REDIS_BENCHDB_PNG_CACHE: pngCache, REDIS_BENCHDB_OPEN_DATA_CACHE: openDataCache },
     );

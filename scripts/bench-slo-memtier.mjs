@@ -23,7 +23,7 @@ import { benchServer, benchSession, fmt, markdownTable, positiveFlag } from './l
 import { readMemtierRow } from './lib/memtier.mjs';
 
 const { BenchSession, DEFAULT_CELL_OPTIONS, DEFAULT_TARGET, pinProcess } = await import(
-  new URL('../packages/engine/dist/index.js', import.meta.url)
+  '@redis-benchdb/engine'
 );
 
 const SCRIPT = 'bench-slo-memtier';
@@ -94,7 +94,54 @@ await session.main(async () => {
     const self = await pinProcess(process.pid, pin.tools);
     if (!self.applied) throw new Error(`could not pin this process to CPU ${pin.tools}: ${self.error}`);
   }
+  const runOurs = await ourOpenLoop(server);
+  const { runMemtier, memtierAt } = memtierTool(server);
 
+  if (test === 'get') {
+    // Each tool reads keys it wrote itself (their names differ), every one of 1..keyspace.
+    log(`memtier: writing keys 1..${keyspace}`);
+    await runMemtier(['--key-pattern=P:P', '--ratio=1:0', '-n', 'allkeys'], 'preload');
+  }
+  log(
+    `closed loop, ${durationSec} s each: the server's capacity at ${connections} connections, pipeline ${pipeline}`,
+  );
+  const closedOurs = await runOurs(undefined);
+  const closedMemtier = await memtierAt(null);
+  const capacity = givenCapacity ?? closedOurs.achievedOpsPerSec;
+  log(
+    `capacity ${fmt(capacity)} ops/s (${givenCapacity ? '--capacity' : 'redis-benchdb closed loop'}); closed loop: redis-benchdb ${fmt(closedOurs.achievedOpsPerSec)}, memtier ${fmt(closedMemtier.achievedOpsPerSec)}`,
+  );
+  const rows = await measureRates(capacity, runOurs, memtierAt);
+
+  const misses = [closedOurs, closedMemtier, ...rows.flatMap((r) => [r.ours, r.memtier])].filter(
+    (x) => x.hitRatio !== null && x.hitRatio < 0.99,
+  );
+  if (misses.length)
+    log(
+      `warning: ${misses.length} runs read misses (hit ratio below 0.99): GET figures are not like for like`,
+    );
+  if (args.json) {
+    console.log(
+      JSON.stringify(
+        {
+          machine,
+          server: { port: server.port, pinned: pin.server },
+          capacity,
+          closedOurs,
+          closedMemtier,
+          rows,
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  printTable(capacity, rows);
+});
+
+/** Our open loop at a total rate (or closed loop, undefined) against the server, for durationSec. */
+async function ourOpenLoop(/** @type {{ port: number }} */ server) {
   const ours = await BenchSession.open({ ...DEFAULT_TARGET, host: '127.0.0.1', port: server.port });
   session.own({ stop: () => ours.close() });
   const cell = {
@@ -110,7 +157,7 @@ await session.main(async () => {
     durationSec,
     warmupSec: WARMUP_SEC,
   };
-  const runOurs = async (/** @type {number | undefined} */ rate) => {
+  return async (/** @type {number | undefined} */ rate) => {
     const r = await ours.runCell({ ...cell, rateOpsPerSec: rate });
     if (r.incomplete) throw new Error(`redis-benchdb at ${rate ?? 'closed loop'}: ${r.error}`);
     return {
@@ -120,7 +167,10 @@ await session.main(async () => {
       hitRatio: r.hitRatio,
     };
   };
+}
 
+/** memtier_benchmark against the server: any run (its JSON), and one at a rate per connection (or closed loop, null). */
+function memtierTool(/** @type {{ port: number }} */ server) {
   const dir = mkdtempSync(join(tmpdir(), 'rbdb-slo-memtier-'));
   session.own({ stop: async () => rmSync(dir, { recursive: true, force: true }) });
   const common = [
@@ -155,27 +205,23 @@ await session.main(async () => {
     const row = readMemtierRow(json, /** @type {'set'|'get'} */ (test));
     return { achievedOpsPerSec: row.opsPerSec, p99Us: row.latencyUs.p99Us, hitRatio: row.hitRatio };
   };
+  return { runMemtier, memtierAt };
+}
 
-  if (test === 'get') {
-    // Each tool reads keys it wrote itself (their names differ), every one of 1..keyspace.
-    log(`memtier: writing keys 1..${keyspace}`);
-    await runMemtier(['--key-pattern=P:P', '--ratio=1:0', '-n', 'allkeys'], 'preload');
-  }
-  log(
-    `closed loop, ${durationSec} s each: the server's capacity at ${connections} connections, pipeline ${pipeline}`,
-  );
-  const closedOurs = await runOurs(undefined);
-  const closedMemtier = await memtierAt(null);
-  const capacity = givenCapacity ?? closedOurs.achievedOpsPerSec;
-  log(
-    `capacity ${fmt(capacity)} ops/s (${givenCapacity ? '--capacity' : 'redis-benchdb closed loop'}); closed loop: redis-benchdb ${fmt(closedOurs.achievedOpsPerSec)}, memtier ${fmt(closedMemtier.achievedOpsPerSec)}`,
-  );
-
+/**
+ * Both tools at each multiple of the capacity, memtier at its own per-connection rate and ours at the
+ * total memtier offers (memtierOffered), so both offer the same load.
+ * @param {number} capacity
+ * @param {(rate: number | undefined) => Promise<any>} runOurs
+ * @param {(ratePerConnection: number | null) => Promise<any>} memtierAt
+ */
+async function measureRates(capacity, runOurs, memtierAt) {
   const rows = [];
   for (const [i, m] of multiples.entries()) {
     const perConnection = Math.max(1, Math.round((m * capacity) / connections));
     const offered = memtierOffered(perConnection);
     // Which tool goes first turns around each rate, so drift over the run falls on both.
+    /** @type {Record<string, any>} */
     const pair = {};
     for (const tool of i % 2 ? ['memtier', 'ours'] : ['ours', 'memtier']) {
       log(
@@ -185,31 +231,11 @@ await session.main(async () => {
     }
     rows.push({ multiple: m, perConnection, offered, ...pair });
   }
+  return rows;
+}
 
-  const misses = [closedOurs, closedMemtier, ...rows.flatMap((r) => [r.ours, r.memtier])].filter(
-    (x) => x.hitRatio !== null && x.hitRatio < 0.99,
-  );
-  if (misses.length)
-    log(
-      `warning: ${misses.length} runs read misses (hit ratio below 0.99): GET figures are not like for like`,
-    );
-  if (args.json) {
-    console.log(
-      JSON.stringify(
-        {
-          machine,
-          server: { port: server.port, pinned: pin.server },
-          capacity,
-          closedOurs,
-          closedMemtier,
-          rows,
-        },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
+/** The markdown table of the rates, with the run's shape above it and the hit ratios below. */
+function printTable(/** @type {number} */ capacity, /** @type {any[]} */ rows) {
   const us = (/** @type {number} */ x) => fmt(x);
   const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (b > 0 ? (a / b).toFixed(2) : '-');
   console.log(
@@ -243,4 +269,4 @@ await session.main(async () => {
   console.log(
     `\nmemtier --rate-limiting=N per connection: N/50 rounded up per burst; ${connections} connections. Hit ratio (GET): ours ${rows.map((r) => r.ours.hitRatio ?? '-').join(' ')}; memtier ${rows.map((r) => (r.memtier.hitRatio === null ? '-' : r.memtier.hitRatio.toFixed(3))).join(' ')}`,
   );
-});
+}

@@ -23,7 +23,7 @@ import {
 import { redisBenchdbPeer } from './lib/redis-benchdb.mjs';
 import { redisBenchmarkPeer } from './lib/redis-benchmark.mjs';
 
-const { startServer } = await import(new URL('../packages/engine/dist/index.js', import.meta.url));
+const { startServer } = await import('@redis-benchdb/engine');
 
 const { values: args } = parseArgs({
   options: {

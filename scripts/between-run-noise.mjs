@@ -8,8 +8,8 @@
 // per-cell CV of the environment with most results.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase, repeatedEnvironments, repeatedMedians } from '../packages/db/dist/index.js';
-import { coefficientOfVariation, MIN_REPEATED_RESULTS } from '../packages/result/dist/index.js';
+import { openDatabase, repeatedEnvironments, repeatedMedians } from '@redis-benchdb/db';
+import { coefficientOfVariation, MIN_REPEATED_RESULTS } from '@redis-benchdb/result';
 
 const { values: args } = parseArgs({
   options: { db: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean' } },

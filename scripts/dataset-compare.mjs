@@ -5,7 +5,7 @@
 // workload differs (another -n, value size...) is not compared: it did not measure the same thing.
 import { readFileSync } from 'node:fs';
 
-const { verifyEnvelopeText } = await import(new URL('../packages/result/dist/index.js', import.meta.url));
+const { verifyEnvelopeText } = await import('@redis-benchdb/result');
 
 const [originalPath, reproductionPath] = process.argv.slice(2);
 if (!originalPath || !reproductionPath) {
@@ -22,7 +22,7 @@ const read = (path) => {
   }
   const verified = verifyEnvelopeText(text);
   if (!verified.ok) {
-    console.error(`dataset-compare: ${path}: ${verified.reason}`);
+    console.error(`dataset-compare: ${path}: ${verified.message}`);
     process.exit(1);
   }
   return verified.result;

@@ -30,9 +30,7 @@ import {
 } from './lib/dataset.mjs';
 import { BuildError, buildServer, readBuildManifest } from './lib/server-build.mjs';
 
-const { verifyEnvelopeText, keyFingerprint, publicKeyFromPrivate } = await import(
-  new URL('../packages/result/dist/index.js', import.meta.url)
-);
+const { verifyEnvelopeText, keyFingerprint, publicKeyFromPrivate } = await import('@redis-benchdb/result');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'packages/cli/dist/bin.js');
 const log = (s) => process.stderr.write(`dataset-run: ${s}\n`);
@@ -278,7 +276,7 @@ if (ran.status !== 0 || missing.length > 0)
 const members = docs.map((file, i) => {
   const text = readFileSync(file, 'utf8');
   const verified = verifyEnvelopeText(text);
-  if (!verified.ok) fail(`${file}: ${verified.reason}`);
+  if (!verified.ok) fail(`${file}: ${verified.message}`);
   if (!verified.result.environment.server.build)
     fail(
       `${file}: the result names no build (server.build): was ${plan[i].server.bin} replaced since it was built?`,

@@ -4,8 +4,7 @@
 // cells that differ and the counts, group by group (members are paired only within their group).
 //   node scripts/dataset-verdicts.mjs data/results/amd-epyc-2cpu-kvm [RUN-GROUP-ID]
 import { readdirSync, readFileSync } from 'node:fs';
-import { pairedCellRatio } from '../packages/cli/dist/run/group-comparison.js';
-import { noVerdictWarnings, pairedVerdict } from '../packages/result/dist/index.js';
+import { noVerdictWarnings, pairedCellRatio, pairedVerdict } from '@redis-benchdb/result';
 
 const [dir, only] = process.argv.slice(2);
 if (!dir) {

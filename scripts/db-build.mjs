@@ -19,7 +19,7 @@ const {
   assignSigner,
   readSignerKeys,
   PROJECT_SIGNER,
-} = await import(new URL('../packages/db/dist/index.js', import.meta.url));
+} = await import('@redis-benchdb/db');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {

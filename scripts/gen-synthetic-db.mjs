@@ -60,8 +60,10 @@ if (args.help) {
   process.exit(0);
 }
 // Loaded after the arguments, so that --help works before the packages are built.
-const { count: countResults, openDatabase } = await import('../packages/db/dist/index.js');
-const { generateSigningKey } = await import('../packages/result/dist/index.js');
+const { assignSigner, count: countResults, openDatabase } = await import('@redis-benchdb/db');
+const { generateSigningKey, keyFingerprint, publicKeyFromPrivate, rawPublicKey } = await import(
+  '@redis-benchdb/result'
+);
 function integer(name, min) {
   const v = Number(args[name]);
   if (args[name] === undefined || !Number.isInteger(v) || v < min)
@@ -99,6 +101,17 @@ const t0 = performance.now();
 // Migrate once here, so the workers do not race to create the schema.
 openDatabase(out).close();
 const keys = Array.from({ length: KEYS }, () => generateSigningKey().privateKeyPem);
+// Each key named a signer of its own, as an operator names submitters it knows: the corroboration
+// rule (packages/result corroboration.ts) then takes them as anchors, so the synthetic database keeps
+// standing for a populated one whose results count, and five keys stay five signers.
+{
+  const named = openDatabase(out);
+  for (const [i, pem] of keys.entries())
+    assignSigner(named, `synthetic signer ${i + 1}`, [
+      keyFingerprint(rawPublicKey(publicKeyFromPrivate(pem))),
+    ]);
+  named.close();
+}
 
 let done = 0;
 let next = 1000;

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const { importPublishedRedisBenchmark, importPublishedTable, validateImported } = await import(
-  new URL('../packages/result/dist/index.js', import.meta.url)
+  '@redis-benchdb/result'
 );
 const OUT = fileURLToPath(new URL('../data/imported/', import.meta.url));
 

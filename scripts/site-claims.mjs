@@ -16,15 +16,15 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pairedCellRatio } from '../packages/cli/dist/run/group-comparison.js';
 import {
   configFactsOf,
   configIdentity,
   machineFactsOf,
   machineIdentity,
   noVerdictWarnings,
+  pairedCellRatio,
   pairedVerdict,
-} from '../packages/result/dist/index.js';
+} from '@redis-benchdb/result';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { parseHTML } = createRequire(join(root, 'site/package.json'))('linkedom');

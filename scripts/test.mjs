@@ -25,7 +25,7 @@ process.exit(vitest.status ?? 1);
 
 /**
  * The tests that passed without holding their load-sensitive claim, which they record in their
- * task meta (packages/result/test/support/skipped-claim.ts): one line with the count, then one each.
+ * task meta (packages/testing/src/skipped-claim.ts): one line with the count, then one each.
  */
 function skippedClaims(report) {
   const skipped = report.testResults.flatMap((file) =>

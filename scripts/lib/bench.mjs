@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import { pinProcess, startServer } from '../../packages/engine/dist/index.js';
+import { pinProcess, startServer } from '@redis-benchdb/engine';
 
 /**
  * One cell, in plain terms that each peer turns into its own flags.

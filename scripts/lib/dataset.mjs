@@ -12,9 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const { verifyEnvelopeText, keyFingerprint: fingerprintOf } = await import(
-  new URL('../../packages/result/dist/index.js', import.meta.url)
-);
+const { verifyEnvelopeText, keyFingerprint: fingerprintOf } = await import('@redis-benchdb/result');
 
 export const MANIFEST_NAME = 'manifest.json';
 /** v2: the signing key is named per group (v1 named one key for the whole directory). */
@@ -155,7 +153,7 @@ export function sameMachine(a, b) {
 function readMember(path) {
   const text = readFileSync(path, 'utf8');
   const verified = verifyEnvelopeText(text);
-  if (!verified.ok) return { error: `signature or schema: ${verified.reason}` };
+  if (!verified.ok) return { error: `signature or schema: ${verified.message}` };
   return { text, result: verified.result, keyFingerprint: verified.keyFingerprint };
 }
 

@@ -2,7 +2,7 @@
 // and each member against the group's base, the 95% half-width of the paired per-round ratio over the
 // first k rounds. Issue 29 chooses the comparison profile's trial count with it: the fewest rounds
 // whose half-width is at most 3% on the cells where the server, not the client, is the limit.
-import { pairedRatio } from '../../packages/result/dist/index.js';
+import { pairedRatio } from '@redis-benchdb/result';
 
 /** A cell counts as server-bound when at least this share of its trials, over every member, says so. */
 export const SERVER_BOUND_SHARE = 0.9;

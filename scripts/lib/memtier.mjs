@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMemtierJson } from '../../packages/result/dist/index.js';
+import { parseMemtierJson } from '@redis-benchdb/result';
 
 /** @typedef {import('./bench.mjs').Workload} Workload */
 /** @typedef {import('./bench.mjs').Row} Row */

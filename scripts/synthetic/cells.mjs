@@ -1,7 +1,7 @@
 // One cell of a synthetic result: three trials with plausible noise, each with a real encoded HDR
 // histogram, and the cell's merged histogram and figures, shaped like what the runner writes.
 
-import { coefficientOfVariation, encodeHistogram, median } from '../../packages/result/dist/index.js';
+import { coefficientOfVariation, encodeHistogram, median } from '@redis-benchdb/result';
 import { encodePoints, latencyPoints, summarizePoints } from './latency.mjs';
 
 // ops/s of a single-threaded Redis 7.0 at pipeline 1, 50 connections, on the reference machine.

@@ -2,7 +2,7 @@
 // run group. Marked synthetic where the format has room: every CPU model, the runner's version
 // (`0.1.0-synthetic`), the cloud instance types; and it is only ever written outside data/.
 
-import { environmentFingerprint } from '../../packages/result/dist/index.js';
+import { environmentFingerprint } from '@redis-benchdb/result';
 import { makeCell } from './cells.mjs';
 import { rng } from './random.mjs';
 import { pickLink, pickServer } from './servers.mjs';

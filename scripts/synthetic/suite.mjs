@@ -3,7 +3,7 @@
 // equal workloads share a fingerprint across results, and across profiles, as in real runs.
 
 import { readFileSync } from 'node:fs';
-import { workloadFingerprint } from '../../packages/result/dist/index.js';
+import { workloadFingerprint } from '@redis-benchdb/result';
 
 const suite = JSON.parse(
   readFileSync(new URL('../../packages/engine/src/suites/standard-v1.json', import.meta.url), 'utf8'),

@@ -3,8 +3,8 @@
 // serialises the short write transactions (WAL, busy timeout), the checks run in parallel.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { ingest, openDatabase } from '../../packages/db/dist/index.js';
-import { createLatencyHistogram, signResult } from '../../packages/result/dist/index.js';
+import { ingest, openDatabase } from '@redis-benchdb/db';
+import { createLatencyHistogram, signResult } from '@redis-benchdb/result';
 import { plan } from './plan.mjs';
 import { makeResult } from './result.mjs';
 

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingest, openDatabase } from '@redis-benchdb/db';
+import { body, remeasured, suiteRun, variant } from '@redis-benchdb/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { body, suiteRun, variant } from '../../packages/result/test/support/envelopes.js';
-import { remeasured } from '../../packages/result/test/support/remeasure.js';
 
 // The script the default between-run CV is measured with, on a real SQLite file filled through ingest().
 

@@ -39,7 +39,7 @@ describe('gen-synthetic-db', () => {
       expect(count(db).results).toBe(COUNT);
       results = [...exportResults(db)].map((r) => {
         const verified = verifyEnvelope(r.envelope as EnvelopeV1);
-        if (!verified.ok) throw new Error(verified.reason);
+        if (!verified.ok) throw new Error(verified.message);
         return verified.result;
       });
     } finally {
