@@ -84,6 +84,7 @@ afterAll(() => site?.close());
 function blocks(page: Page) {
   return page.locator('section.versions-block').evaluateAll((els) =>
     els.map((b) => ({
+      machine: (b as HTMLElement).dataset.machine ?? '',
       columns: [...b.querySelectorAll('table.versions thead th[data-version]')].map((th) => ({
         version: (th as HTMLElement).dataset.version ?? '',
         href: th.querySelector('a')?.getAttribute('href') ?? '',
@@ -96,6 +97,24 @@ function blocks(page: Page) {
   );
 }
 
+/**
+ * What a failed search for a machine's block saw: each block the browser read (its machine and its
+ * columns' versions) and how many the built file holds, so a failure says whether the build or the
+ * page's loading left the block out.
+ */
+function missingBlock(
+  version: string,
+  count: number,
+  machine: string,
+  seen: { machine: string; columns: { version: string }[] }[],
+  path: string,
+): string {
+  const html = readFileSync(join(site.out, path, 'index.html'), 'utf8');
+  const inFile = html.match(/<section class="versions-block"/g)?.length ?? 0;
+  const read = seen.map((b) => `${b.machine}: ${b.columns.map((c) => c.version).join(', ')}`).join('; ');
+  return `${version}: a block with all ${count} versions of ${machine}; the browser read ${seen.length} block(s) (${read}), the built file (${html.length} bytes) holds ${inFile}`;
+}
+
 describe.skipIf(machines.length === 0)('the real dataset on the built site', () => {
   for (const machine of machines) {
     it(`${machine}: each version's page sets every version beside it, with every standard cell's figure`, async () => {
@@ -104,14 +123,16 @@ describe.skipIf(machines.length === 0)('the real dataset on the built site', () 
       expect(versions.length).toBeGreaterThanOrEqual(2);
       for (const version of versions) {
         const m = all.find((x) => `${x.product} ${x.version}` === version)!;
-        const { page, errors } = await site.open(`/versions/${slug(m.product, m.version)}/`);
+        const path = `/versions/${slug(m.product, m.version)}/`;
+        const { page, errors } = await site.open(path);
         // This directory's block: another machine's results (another directory) have blocks of their own.
-        const found = (await blocks(page)).find(
+        const seen = await blocks(page);
+        const found = seen.find(
           (b) =>
             b.columns.length === versions.length &&
             b.columns.every((c) => all.some((x) => c.href.includes(x.id))),
         );
-        expect(found, `${version}: a block with all ${versions.length} versions of ${machine}`).toBeDefined();
+        expect(found, missingBlock(version, versions.length, machine, seen, path)).toBeDefined();
         expect(found!.columns.map((c) => c.version).sort()).toEqual(versions);
         // Each column is one result of its version from this directory, and shows its every cell.
         const labels = new Set<string>();

@@ -26,14 +26,20 @@ export async function serveStatic(root) {
       res.writeHead(403).end();
       return;
     }
+    let size;
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      statSync(file);
+      size = statSync(file).size;
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    // With its length, as a static host sends it: a body cut short is then an error in the browser,
+    // never a page that quietly ends early.
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': size,
+    });
     createReadStream(file).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
