@@ -357,7 +357,9 @@ function cpuCells(list, figures) {
       .filter((r) => r !== null);
     const peers = rows.filter((r) => C_PEERS.includes(r.tool));
     const best = peers.length ? Math.min(...peers.map((r) => r.clientUs)) : null;
-    for (const r of rows) r.overBestCPeer = best === null ? null : r.clientUs / best;
+    // A peer whose extra requests cost no measurable CPU (at or below the clock's tick, as at a tiny
+    // scale) gives no ratio: null, printed "-", never an infinity.
+    for (const r of rows) r.overBestCPeer = best !== null && best > 0 ? r.clientUs / best : null;
     return { pipeline: p, rows };
   });
 }

@@ -159,13 +159,17 @@ describe('bench scripts at a tiny scale', () => {
     ]);
     // At this scale a difference of two runs is within the noise of a run's fixed cost (Node's
     // start-up, the probe), and may even be negative on a busy host: numbers, not their size.
-    expectFigures(rows, ['clientUs', 'serverUs', 'clientOverServer', 'overBestCPeer'], Number.isFinite);
+    expectFigures(rows, ['clientUs', 'serverUs', 'clientOverServer'], Number.isFinite);
     for (const c of doc.cells) {
       const [bd, rb] = [c.rows[0], c.rows.find((r: { tool: string }) => r.tool === 'redis-benchmark')];
-      // The only C peer here is redis-benchmark: it is the best, and the ratios are over it.
-      expect(rb.overBestCPeer).toBe(1);
-      expect(bd.overBestCPeer).toBeCloseTo(bd.clientUs / rb.clientUs, 9);
       expect(bd.clientOverServer).toBeCloseTo(bd.clientUs / bd.serverUs, 9);
+      // The only C peer here is redis-benchmark: it is the best, and the ratios are over it. At P16
+      // its 10,000 extra requests can cost less than the CPU clock's 10 ms tick on a busy host (seen
+      // here): then there is no ratio, and every row says so with null.
+      if (rb.clientUs > 0) {
+        expect(rb.overBestCPeer).toBe(1);
+        expect(bd.overBestCPeer).toBeCloseTo(bd.clientUs / rb.clientUs, 9);
+      } else for (const r of c.rows) expect(r.overBestCPeer, `P${c.pipeline} ${r.tool}`).toBeNull();
     }
   });
 
