@@ -7,14 +7,18 @@ import {
 } from '@redis-benchdb/engine';
 import type { DriftFigures } from '@redis-benchdb/probe';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
-import type { collectEnvironment } from '../environment.js';
-import type { PlannedCells } from './cells.js';
-import { driftCellIndex, driftFrom, wantsDriftCheck } from './drift.js';
+import {
+  CellInterference,
+  type collectEnvironment,
+  driftCellIndex,
+  driftFrom,
+  type MeasuredCell,
+  type PlannedCells,
+  wantsDriftCheck,
+} from '@redis-benchdb/runner';
 import { textLine } from './format.js';
-import { CellInterference } from './interference.js';
 import type { LaunchMember } from './launch-plan.js';
 import { Progress } from './progress.js';
-import type { MeasuredCell } from './result-document.js';
 
 export type GroupSchedule = NonNullable<NonNullable<ResultV1['runGroup']>['schedule']>;
 
@@ -115,7 +119,7 @@ export async function runGroupCells(
 }
 
 /**
- * The drift check of a group, as a single run's (run/drift.ts): when every member ran every cell,
+ * The drift check of a group, as a single run's (the runner's drift.ts): when every member ran every cell,
  * one cell (driftCellIndex) once more on every member, interleaved like the cells (so a change of the machine
  * weighs on each alike), each member's repeat compared with its own first measurement. Its rounds
  * are not added to runGroup.schedule, which lists the cells' rounds only.

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { findServerBinary, parseCpuList, readServerVersion } from '@redis-benchdb/engine';
 import { readServerBuild } from '@redis-benchdb/probe';
+import { homeRelative, type Redactions, scrubConfigLine } from '@redis-benchdb/runner';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import type { TargetFlags } from '../options/target.js';
-import { homeRelative, type Redactions, scrubConfigLine } from './scrub.js';
 
 /** The run flags a launch plan reads (commands/run.ts defines them). */
 export interface LaunchFlags extends TargetFlags {
@@ -46,7 +46,7 @@ export interface LaunchPlan {
   /** The axes with more than one value (result.v1 runGroup.varies). */
   varies: string[];
   serverCpus: string | null;
-  /** What the labels leave out of what was typed (run/scrub.ts), for the user to be told. */
+  /** What the labels leave out of what was typed (the runner's scrub.ts), for the user to be told. */
   redactions: Redactions;
 }
 

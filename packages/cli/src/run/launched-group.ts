@@ -12,16 +12,20 @@ import {
   type Target,
 } from '@redis-benchdb/engine';
 import { ioThreadsOverCpus, type ResultV1, type Warning } from '@redis-benchdb/result';
-import { collectEnvironment } from '../environment.js';
+import {
+  checkMemoryBudget,
+  checkServerMemory,
+  collectEnvironment,
+  planCells,
+  type RunPlan,
+  type RunRequest,
+  redactionNote,
+} from '@redis-benchdb/runner';
 import { VERSION } from '../version.js';
-import { planCells } from './cells.js';
 import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
 import { finishMember } from './group-result.js';
 import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
-import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
-import type { RunPlan, RunRequest } from './request.js';
-import { redactionNote } from './scrub.js';
 import { prepareSigning } from './signing.js';
 import { RunStop } from './stop.js';
 

@@ -1,33 +1,42 @@
 import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { compileSchemas } from '@redis-benchdb/result';
+import {
+  buildResultDocument,
+  CellInterference,
+  checkMemoryBudget,
+  checkServerMemory,
+  collectEnvironment,
+  driftCellIndex,
+  isErrorDominated,
+  isListening,
+  localServerPidOf,
+  type MeasuredCell,
+  measureDrift,
+  type PlannedCells,
+  planCells,
+  type Redactions,
+  type RunPlan,
+  type RunRequest,
+  redactionNote,
+  SUITE_ID,
+  scrubResult,
+  startThrowawayServer,
+  wantsDriftCheck,
+} from '@redis-benchdb/runner';
 import { writeAtomically } from '../atomic-write.js';
-import { collectEnvironment } from '../environment.js';
 import type { SigningKey } from '../signing-key.js';
 import { VERSION } from '../version.js';
-import { type PlannedCells, planCells, SUITE_ID } from './cells.js';
 import { describeCluster } from './cluster.js';
-import { driftCellIndex, measureDrift, wantsDriftCheck } from './drift.js';
 import { CSV_HEADER, csvRow, textLine } from './format.js';
-import { CellInterference, localServerPidOf } from './interference.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
 import { pinClient } from './launched-group.js';
 import { type CleanupOutcome, leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
-import { isListening, startThrowawayServer } from './local-server.js';
-import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
 import { Progress } from './progress.js';
-import type { RunPlan, RunRequest } from './request.js';
-import {
-  buildResultDocument,
-  isErrorDominated,
-  type MeasuredCell,
-  reportWrongReplies,
-} from './result-document.js';
-import { type Redactions, redactionNote, scrubResult } from './scrub.js';
 import { prepareSigning, type SubmitTarget } from './signing.js';
 import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
-import { warningLines } from './warning-lines.js';
+import { reportWrongReplies, warningLines } from './warning-lines.js';
 
 const PRODUCT_NAMES: Record<string, string> = {
   redis: 'Redis',
@@ -89,6 +98,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
     const said: Redactions = new Set();
     const doc = scrubResult(
       buildResultDocument({
+        runnerVersion: VERSION,
         suite: planned.suite,
         target: plan.target,
         keyPrefix: session.prefix,

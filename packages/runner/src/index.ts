@@ -1,0 +1,30 @@
+export { type PlannedCells, planCells, SUITE_ID } from './cells.js';
+export { driftCellIndex, driftFrom, measureDrift, wantsDriftCheck } from './drift.js';
+export { collectEnvironment } from './environment.js';
+export { RunnerError } from './errors.js';
+export { CellInterference, combineTrials, localServerPidOf } from './interference.js';
+export { isListening, startThrowawayServer } from './local-server.js';
+export {
+  checkMemoryBudget,
+  checkServerMemory,
+  DEFAULT_MEMORY_BUDGET_BYTES,
+  MemoryBudgetError,
+} from './memory-budget.js';
+export type { RunPlan, RunRequest } from './request.js';
+export {
+  buildResultDocument,
+  isErrorDominated,
+  type MeasuredCell,
+  type RunRecord,
+  toWorkload,
+  wrongRepliesDetail,
+} from './result-document.js';
+export {
+  homeRelative,
+  MITIGATIONS_LEFT_OUT,
+  REDACTED,
+  type Redactions,
+  redactionNote,
+  scrubConfigLine,
+  scrubResult,
+} from './scrub.js';
