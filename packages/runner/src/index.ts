@@ -2,6 +2,15 @@ export { type PlannedCells, planCells, SUITE_ID } from './cells.js';
 export { driftCellIndex, driftFrom, measureDrift, wantsDriftCheck } from './drift.js';
 export { collectEnvironment } from './environment.js';
 export { RunnerError } from './errors.js';
+export {
+  type GroupCellsOptions,
+  type GroupCellsReport,
+  type GroupMember,
+  type GroupProgress,
+  type GroupSchedule,
+  measureGroupDrift,
+  runGroupCells,
+} from './group-cells.js';
 export { CellInterference, combineTrials, localServerPidOf } from './interference.js';
 export { isListening, startThrowawayServer } from './local-server.js';
 export {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ResultV1 } from '@redis-benchdb/result';
 import {
   buildResultDocument,
+  type GroupMember,
   isErrorDominated,
   type PlannedCells,
   type Redactions,
@@ -13,7 +14,6 @@ import { writeAtomically } from '../atomic-write.js';
 import type { SigningKey } from '../signing-key.js';
 import { VERSION } from '../version.js';
 import { CSV_HEADER, csvRow } from './format.js';
-import type { GroupMember } from './group-cells.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
 import { launchedHint, removeRunKeys } from './leftovers.js';
 import type { SubmitTarget } from './signing.js';

@@ -16,14 +16,17 @@ import {
   checkMemoryBudget,
   checkServerMemory,
   collectEnvironment,
+  type GroupMember,
+  measureGroupDrift,
   planCells,
   type RunPlan,
   type RunRequest,
   redactionNote,
+  runGroupCells,
 } from '@redis-benchdb/runner';
 import { VERSION } from '../version.js';
-import { type GroupMember, measureGroupDrift, runGroupCells } from './group-cells.js';
 import { printComparison } from './group-comparison.js';
+import { groupLines } from './group-lines.js';
 import { finishMember } from './group-result.js';
 import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
 import { prepareSigning } from './signing.js';
@@ -34,7 +37,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 /**
  * `run --server-bin ...`: plan the group once, start every planned server, then run the tests
  * interleaved: each cell round by round, trial r against every member in round r, in a random
- * order per round (run/group-cells.ts). Each member signs and stores its own result, built as a
+ * order per round (the runner's group-cells.ts). Each member signs and stores its own result, built as a
  * single run's is. Every server is stopped whatever happens; Ctrl-C stops the load and keeps what
  * was measured, marked interrupted.
  */
@@ -60,7 +63,7 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
   const stop = new RunStop(log);
   stop.install();
   const servers: LaunchedServer[] = [];
-  const members: GroupMember[] = [];
+  const members: GroupMember<LaunchMember>[] = [];
   const docs: { label: string; doc: ResultV1 }[] = [];
   let exitCode = 0;
   try {
@@ -81,8 +84,7 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
     // A fresh seed per group: the orders are drawn at random, and recorded in runGroup.schedule.
     const cellOptions = {
       signal: stop.load,
-      quiet: flags.quiet === true,
-      text: !flags.json && !flags.csv,
+      report: groupLines({ quiet: flags.quiet === true, text: !flags.json && !flags.csv }),
       shuffler: new RoundShuffler(randomBytes(4).readUInt32LE(0)),
     };
     const schedule = await runGroupCells(members, planned, cellOptions);
@@ -129,7 +131,7 @@ async function startMember(
   plan: LaunchPlan,
   clientWarnings: Warning[],
   cloudMetadata: boolean,
-): Promise<{ server: LaunchedServer | null; member: GroupMember | null }> {
+): Promise<{ server: LaunchedServer | null; member: GroupMember<LaunchMember> | null }> {
   const tag = `[${m.index + 1}/${plan.members.length}]`;
   const skip = (err: Error) => {
     log(`error: ${tag} ${m.label}: ${err.message}\n(skipped; the other launches go on)`);
