@@ -8,6 +8,7 @@ import {
   type Redactions,
   type RunRequest,
   redactionNote,
+  removeRunKeys,
   scrubResult,
 } from '@redis-benchdb/runner';
 import { writeAtomically } from '../atomic-write.js';
@@ -15,7 +16,7 @@ import type { SigningKey } from '../signing-key.js';
 import { VERSION } from '../version.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
-import { launchedHint, removeRunKeys } from './leftovers.js';
+import { launchedHint } from './leftover-lines.js';
 import type { SubmitTarget } from './signing.js';
 import type { RunStop } from './stop.js';
 import { reportWrongReplies, warningLines } from './warning-lines.js';

@@ -4,6 +4,7 @@ import { compileSchemas } from '@redis-benchdb/result';
 import {
   buildResultDocument,
   CellInterference,
+  type CleanupOutcome,
   checkMemoryBudget,
   checkServerMemory,
   collectEnvironment,
@@ -19,6 +20,7 @@ import {
   type RunPlan,
   type RunRequest,
   redactionNote,
+  removeRunKeys,
   SUITE_ID,
   scrubResult,
   startThrowawayServer,
@@ -31,7 +33,7 @@ import { describeCluster } from './cluster.js';
 import { CSV_HEADER, csvRow, textLine } from './format.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
 import { pinClient } from './launched-group.js';
-import { type CleanupOutcome, leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
+import { leftoverHint, mentionLeftovers } from './leftover-lines.js';
 import { Progress } from './progress.js';
 import { prepareSigning, type SubmitTarget } from './signing.js';
 import { searchCell } from './slo-search.js';
