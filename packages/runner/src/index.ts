@@ -30,6 +30,13 @@ export {
   wrongRepliesDetail,
 } from './result-document.js';
 export {
+  type CellProgress,
+  checkRunDrift,
+  type RunCellsOptions,
+  type RunCellsReport,
+  runCells,
+} from './run-cells.js';
+export {
   homeRelative,
   MITIGATIONS_LEFT_OUT,
   REDACTED,
@@ -38,3 +45,4 @@ export {
   scrubConfigLine,
   scrubResult,
 } from './scrub.js';
+export { type SloSearchReport, searchCell } from './slo-search.js';
