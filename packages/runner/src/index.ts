@@ -12,6 +12,13 @@ export {
   runGroupCells,
 } from './group-cells.js';
 export { CellInterference, combineTrials, localServerPidOf } from './interference.js';
+export {
+  type GroupToLaunch,
+  type LaunchOptions,
+  type MemberToLaunch,
+  pinClient,
+  startMember,
+} from './launch.js';
 export { type CleanupOutcome, type EarlierRuns, earlierRuns, removeRunKeys } from './leftovers.js';
 export { isListening, startThrowawayServer } from './local-server.js';
 export {

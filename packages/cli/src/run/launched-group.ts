@@ -1,34 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import {
-  BenchSession,
-  DEFAULT_TARGET,
-  type LaunchedServer,
-  type Pinning,
-  pinProcess,
-  RoundShuffler,
-  startServer,
-  stopServers,
-  type Target,
-} from '@redis-benchdb/engine';
-import { ioThreadsOverCpus, type ResultV1, type Warning } from '@redis-benchdb/result';
+import { type LaunchedServer, RoundShuffler, stopServers } from '@redis-benchdb/engine';
+import type { ResultV1 } from '@redis-benchdb/result';
 import {
   checkMemoryBudget,
   checkServerMemory,
-  collectEnvironment,
   type GroupMember,
   measureGroupDrift,
+  pinClient,
   planCells,
   type RunPlan,
   type RunRequest,
   redactionNote,
   runGroupCells,
+  startMember,
 } from '@redis-benchdb/runner';
 import { VERSION } from '../version.js';
 import { printComparison } from './group-comparison.js';
 import { groupLines } from './group-lines.js';
 import { finishMember } from './group-result.js';
-import { type LaunchFlags, type LaunchMember, type LaunchPlan, planLaunches } from './launch-plan.js';
+import { type LaunchFlags, type LaunchMember, planLaunches } from './launch-plan.js';
 import { prepareSigning } from './signing.js';
 import { RunStop } from './stop.js';
 
@@ -69,7 +59,16 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
   try {
     for (const m of plan.members) {
       if (stop.load.aborted) break;
-      const started = await startMember(m, plan, clientWarnings, flags.cloudMetadata === true);
+      const started = await startMember(
+        m,
+        { size, serverCpus: plan.serverCpus },
+        {
+          clientWarnings,
+          cloudMetadata: flags.cloudMetadata === true,
+          markAs: `redis-benchdb ${VERSION}`,
+          log,
+        },
+      );
       if (started.server) servers.push(started.server);
       if (started.member) members.push(started.member);
       else exitCode = 1;
@@ -119,107 +118,4 @@ export async function runLaunchedGroup(runPlan: RunPlan, flags: LaunchFlags & Ru
       `interrupted: ${docs.length} of ${size} results kept, marked interrupted; every launched server is stopped`,
     );
   return stop.interrupted ? stop.exitCode : exitCode;
-}
-
-/**
- * Start one planned server, pin it, open a session on it and describe its environment. A server
- * that does not start (a config line it refuses) costs only its own member: it is reported and
- * skipped. The server, when it started, is returned even if the rest failed, so it gets stopped.
- */
-async function startMember(
-  m: LaunchMember,
-  plan: LaunchPlan,
-  clientWarnings: Warning[],
-  cloudMetadata: boolean,
-): Promise<{ server: LaunchedServer | null; member: GroupMember<LaunchMember> | null }> {
-  const tag = `[${m.index + 1}/${plan.members.length}]`;
-  const skip = (err: Error) => {
-    log(`error: ${tag} ${m.label}: ${err.message}\n(skipped; the other launches go on)`);
-    return null;
-  };
-  const server = await startServer({
-    bin: m.bin,
-    config: m.config,
-    unixSocketInDir: m.transport === 'unix',
-  }).catch(skip);
-  if (!server) return { server: null, member: null };
-  const warnings = [...clientWarnings];
-  let pinned = '';
-  if (plan.serverCpus !== null) {
-    // Every member on the same CPUs: what else runs there weighs on each alike.
-    const pin = await pinProcess(server.pid, plan.serverCpus);
-    pinned = pin.applied ? `, pinned to CPU ${pin.applied}` : `, NOT pinned (${pin.error})`;
-    if (!pin.applied) warnings.push(notPinned('--server-cpus', pin));
-  }
-  const target: Target = {
-    ...DEFAULT_TARGET,
-    host: '127.0.0.1',
-    port: server.port,
-    ...(m.transport === 'unix' ? { socket: server.unixSocket! } : {}),
-  };
-  const where = target.socket ? `unix:${target.socket}` : `127.0.0.1:${server.port}`;
-  const startedAt = new Date();
-  try {
-    const session = await BenchSession.open(target);
-    log(
-      `${tag} ${m.label}: started ${path.basename(server.bin)} ${server.version} (pid ${server.pid}) on ${where}${pinned}; keys under ${session.prefix}*`,
-    );
-    try {
-      // As a single run does: should this process be killed, `cleanup` finds the run's keys by it.
-      await session
-        .markStart(`redis-benchdb ${VERSION}`)
-        .catch((err: Error) =>
-          log(
-            `warning: ${tag} could not mark ${session.prefix} as this run's (${err.message}): if this run is killed, \`cleanup\` will not find its keys`,
-          ),
-        );
-      const environment = await collectEnvironment(session, target, { cloudMetadata });
-      // Said now, not only at the end: every figure of this member will carry it (environmentWarnings).
-      const crowded = ioThreadsOverCpus(environment.server.ioThreads, environment.client.numa.serverCpus);
-      if (crowded) log(`warning: ${tag} ${crowded.message}`);
-      return {
-        server,
-        member: {
-          plan: m,
-          tag,
-          target,
-          session,
-          environment,
-          warnings,
-          startedAt,
-          serverPid: server.pid,
-          summaries: [],
-          drift: null,
-          failure: null,
-          stopped: false,
-        },
-      };
-    } catch (err) {
-      await session.close();
-      throw err;
-    }
-  } catch (err) {
-    skip(err as Error);
-    return { server, member: null };
-  }
-}
-
-/** Pin this process (and the worker threads it will start) for a run; a failure is reported, not fatal. */
-export async function pinClient(cpus: string, say: (s: string) => void): Promise<Warning[]> {
-  const pin = await pinProcess(process.pid, cpus);
-  if (pin.applied) {
-    say(`redis-benchdb pinned to CPU ${pin.applied} (--client-cpus)`);
-    return [];
-  }
-  say(`warning: --client-cpus ${cpus} NOT applied: ${pin.error}; the client runs on any CPU`);
-  return [notPinned('--client-cpus', pin)];
-}
-
-function notPinned(flag: string, pin: Pinning): Warning {
-  const who = flag === '--server-cpus' ? 'server' : 'client';
-  return {
-    code: 'NOT_PINNED',
-    message: `${flag} ${pin.requested} was asked for but not applied (${pin.error}): the ${who} ran on any CPU, so client and server may have shared one.`,
-    cell: null,
-  };
 }

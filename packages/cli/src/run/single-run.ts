@@ -12,6 +12,7 @@ import {
   isListening,
   type MeasuredCell,
   type PlannedCells,
+  pinClient,
   planCells,
   type Redactions,
   type RunPlan,
@@ -30,7 +31,6 @@ import { cellLines } from './cell-lines.js';
 import { describeCluster } from './cluster.js';
 import { CSV_HEADER } from './format.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
-import { pinClient } from './launched-group.js';
 import { leftoverHint, mentionLeftovers } from './leftover-lines.js';
 import { prepareSigning, type SubmitTarget } from './signing.js';
 import { RunStop } from './stop.js';
