@@ -19,6 +19,17 @@ export {
   pinClient,
   startMember,
 } from './launch.js';
+export {
+  checkLaunchFlags,
+  type LaunchFlags,
+  type LaunchMember,
+  type LaunchPlan,
+  MAX_GROUP_SIZE,
+  PERSISTENCE_VARIANTS,
+  type Persistence,
+  planLaunches,
+  type Transport,
+} from './launch-plan.js';
 export { type CleanupOutcome, type EarlierRuns, earlierRuns, removeRunKeys } from './leftovers.js';
 export { isListening, startThrowawayServer } from './local-server.js';
 export {

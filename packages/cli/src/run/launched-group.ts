@@ -5,9 +5,12 @@ import {
   checkMemoryBudget,
   checkServerMemory,
   type GroupMember,
+  type LaunchFlags,
+  type LaunchMember,
   measureGroupDrift,
   pinClient,
   planCells,
+  planLaunches,
   type RunPlan,
   type RunRequest,
   redactionNote,
@@ -18,7 +21,6 @@ import { VERSION } from '../version.js';
 import { printComparison } from './group-comparison.js';
 import { groupLines } from './group-lines.js';
 import { finishMember } from './group-result.js';
-import { type LaunchFlags, type LaunchMember, planLaunches } from './launch-plan.js';
 import { prepareSigning } from './signing.js';
 import { RunStop } from './stop.js';
 
