@@ -37,15 +37,14 @@ const SHARES_THE_MACHINE = [
     'view',
     'export',
     'import',
-    'drift-cell',
     'group-comparison',
-    'scrub',
     'warning-lines',
     // cli, launch, sign-verify, cleanup, result, submit and sysinfo start a redis-server each and
     // time nothing, but sharing the machine did not make the suite faster: two busy servers on two
     // cores cost what the parallelism saved (the clean-clone run took 1,103 s with them here, 1,028 s
     // without). They run one at a time.
   ]),
+  ...tests('packages/runner/test', ['drift-cell', 'scrub']),
   ...tests('packages/engine/test', [
     'cluster-slots',
     'keys',

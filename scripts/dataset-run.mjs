@@ -261,7 +261,7 @@ const ran = spawnSync(process.execPath, [CLI, ...args], {
   env: { ...process.env, REDIS_BENCHDB_CONFIG_DIR: values['key-dir'] },
 });
 
-// The members in plan order: server, then variant, then persistence (launch-plan.ts).
+// The members in plan order: server, then variant, then persistence (packages/runner/src/launch-plan.ts).
 const plan = servers.flatMap((server) =>
   (variants.length ? variants : [null]).flatMap((variant) =>
     persistences.map((persistence) => ({ server, variant, persistence })),

@@ -3,8 +3,9 @@
 // schemas/ (tests apart): no source file over 400 lines; no function over 110 lines but any listed
 // below, which stay under 220; no import circle between files, inside a package or across packages (a
 // package's entry point counts as the files it re-exports); no live code importing from a database
-// migration, and no migration importing live code of its package; nothing importing scripts/; and no
-// file, tests included, importing another package's dist/ (a package is imported by its name).
+// migration, and no migration importing live code of its package; nothing importing scripts/; no
+// package (nor the site) importing a package that is not below it (MAY_IMPORT); and no file, tests
+// included, importing another package's dist/ (a package is imported by its name).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -224,6 +225,43 @@ const importingScripts = (from: string[], read = readText) =>
         .map((m) => `${relative(ROOT, f)} → ${relative(ROOT, m)}`),
     );
 
+/**
+ * The floors of the code, each with the packages it may import: the dependency direction of STYLE.md.
+ * `result` is the ground floor; `engine` and `probe` stand on it; `runner` plans, launches and runs
+ * the cells and builds the result document over them; `cli` is flags, output and exit codes over the
+ * runner. A new package takes its place here before it is imported; scripts/ are tasks and may
+ * import any package.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  result: [],
+  png: [],
+  testing: ['result'],
+  engine: ['result'],
+  probe: ['result'],
+  db: ['result'],
+  runner: ['engine', 'probe', 'result'],
+  server: ['db', 'png', 'result'],
+  cli: ['runner', 'engine', 'probe', 'db', 'result'],
+  site: ['db', 'png', 'result'],
+};
+
+/** The floor a file is on: its package's folder name, `site`, or null (scripts/, schemas/). */
+const floorOf = (file: string) =>
+  file.startsWith(`${join(ROOT, 'site')}/`) ? 'site' : (packageOf(file)?.split('/').pop() ?? null);
+
+/** Each import of a package its importer's floor may not lean on, as `importer → package`. */
+const importsAgainstTheDirection = (from: string[], read = readText) =>
+  from.flatMap((f) => {
+    const floor = floorOf(f);
+    if (floor === null) return [];
+    return importsOf(f, read)
+      .map(packageOf)
+      .filter((p): p is string => p !== null && p !== packageOf(f))
+      .map((p) => basename(p))
+      .filter((p) => !(MAY_IMPORT[floor] ?? []).includes(p))
+      .map((p) => `${relative(ROOT, f)} → ${p}`);
+  });
+
 /** The circles of the graph, each once, as paths from the repository root. */
 function circles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
@@ -300,6 +338,11 @@ describe('the source layout', () => {
 
   it('has nothing importing scripts/ from outside it', () => {
     expect(importingScripts([...files, ...tests])).toEqual([]);
+  });
+
+  it('has each package import only the packages below it (MAY_IMPORT)', () => {
+    expect(packageDirs.filter((p) => !(p in MAY_IMPORT))).toEqual([]);
+    expect(importsAgainstTheDirection(files)).toEqual([]);
   });
 
   it('has no import circle between files, within or across packages', () => {
@@ -387,6 +430,19 @@ describe('the source layout', () => {
       '../packages/result/dist/index.js',
     ]);
     expect(importingScripts([site], read)).toEqual(['site/src/probe.astro → scripts/lib/redis-benchdb.mjs']);
+    // It sees an import against the direction: the engine leaning on the runner above it, the runner
+    // on the CLI above it (by path), and the site on the runner; and lets the CLI import the runner.
+    const upward = new Map([
+      [join(PACKAGES, 'engine/src/probe.ts'), "import { planCells } from '@redis-benchdb/runner';\n"],
+      [join(PACKAGES, 'runner/src/probe.ts'), "import { CliError } from '../../cli/src/errors.js';\n"],
+      [join(ROOT, 'site/src/probe.ts'), "import type { RunPlan } from '@redis-benchdb/runner';\n"],
+      [join(PACKAGES, 'cli/src/probe.ts'), "import { planCells } from '@redis-benchdb/runner';\n"],
+    ]);
+    expect(importsAgainstTheDirection([...upward.keys()], (f) => upward.get(f) ?? readText(f))).toEqual([
+      'packages/engine/src/probe.ts → runner',
+      'packages/runner/src/probe.ts → cli',
+      'site/src/probe.ts → runner',
+    ]);
     expect(functionLengths(site, read).map((x) => x.lines)).toEqual([3]);
   });
 });

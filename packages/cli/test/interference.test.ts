@@ -6,10 +6,10 @@ import {
   interferenceWarnings,
 } from '@redis-benchdb/probe';
 import { environmentFingerprintV2, validateResult } from '@redis-benchdb/result';
+import { CellInterference, combineTrials, localServerPidOf } from '@redis-benchdb/runner';
 import { skippedOnBusyHost } from '@redis-benchdb/testing';
 import { describe, expect, it } from 'vitest';
 import { textLine } from '../src/run/format.js';
-import { CellInterference, combineTrials, localServerPidOf } from '../src/run/interference.js';
 import { assertBuilt, describeResult, parseDoc, runCli, testServer } from './helpers/cli.js';
 import { cliFileHooks } from './helpers/hooks.js';
 

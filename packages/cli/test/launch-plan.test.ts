@@ -1,9 +1,9 @@
+import { type LaunchPlan, planLaunches, RunnerError } from '@redis-benchdb/runner';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/command/define.js';
+import { exitCodeFor } from '../src/command/exit-code.js';
 import runDef, { type RunFlags } from '../src/commands/run.js';
-import { CliError } from '../src/errors.js';
 import { PROGRAM } from '../src/program.js';
-import { type LaunchPlan, planLaunches } from '../src/run/launch-plan.js';
 
 /** Parse a `run` command line as bin.ts does (commander and the flags' parsers), then plan its launches without starting any. */
 async function launches(...argv: string[]): Promise<LaunchPlan> {
@@ -25,8 +25,9 @@ async function refused(...argv: string[]): Promise<string> {
   try {
     await launches(...argv);
   } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(2);
+    expect(err).toBeInstanceOf(RunnerError);
+    expect((err as RunnerError).code).toBe('ERR_USAGE');
+    expect(exitCodeFor(err).code).toBe(2);
     return (err as Error).message;
   }
   throw new Error(`expected "${argv.join(' ')}" to be refused`);

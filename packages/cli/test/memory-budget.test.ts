@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { estimateClientMemory } from '@redis-benchdb/engine';
 import { DEFAULT_CELL_OPTIONS } from '@redis-benchdb/engine/options';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '@redis-benchdb/runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MEMORY_BUDGET_BYTES } from '../src/run/memory-budget.js';
 import { client, describeResult, runCli, spawnCli, testServer } from './helpers/cli.js';
 import { cliFileHooks } from './helpers/hooks.js';
 

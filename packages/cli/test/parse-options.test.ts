@@ -1,4 +1,5 @@
 import { DEFAULT_CELL_OPTIONS } from '@redis-benchdb/engine';
+import { planCells, type RunPlan } from '@redis-benchdb/runner';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/command/define.js';
 import runDef, { parseRunFlags, type RunFlags } from '../src/commands/run.js';
@@ -6,8 +7,6 @@ import { CliError } from '../src/errors.js';
 import { parseUri } from '../src/options/target.js';
 import { parseSize } from '../src/options/values.js';
 import { PROGRAM } from '../src/program.js';
-import { planCells } from '../src/run/cells.js';
-import type { RunPlan } from '../src/run/request.js';
 
 /** Parse a `run` command line the way bin.ts does (commander and the flags' parsers, then parseRunFlags), without running. */
 async function plan(...argv: string[]): Promise<RunPlan> {

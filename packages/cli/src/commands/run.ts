@@ -5,6 +5,7 @@ import {
   DEFAULT_SLO_BUDGET_SEC,
   STALL_END_MARGIN_SEC,
 } from '@redis-benchdb/engine/options';
+import type { RunPlan } from '@redis-benchdb/runner';
 import { defineCommand } from '../command/define.js';
 import {
   choice,
@@ -21,7 +22,6 @@ import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.
 import { TARGET_OPTIONS } from '../options/target.js';
 import { parseBytes, parseRatio, parseSize } from '../options/values.js';
 import { cellOverrides, checkRunFlags, DEFAULT_PROFILE, planRun } from '../run/plan.js';
-import type { RunPlan } from '../run/request.js';
 
 // The run command: its flags (each with its help and default), the help after them, and its action.
 // The rules between flags and the plan they make are in run/plan.ts; the runs in run/.

@@ -29,7 +29,7 @@ export async function sysinfoCommand(flags: SysinfoFlags): Promise<number> {
   // Loaded here, not at the top: the program's --help loads this file for the definition above.
   const [{ BenchSession }, { describeLink, formatEnvironmentTable, measureIntrinsicLatency, probeMachine }] =
     await Promise.all([import('@redis-benchdb/engine'), import('@redis-benchdb/probe')]);
-  const { collectEnvironment } = await import('../environment.js');
+  const { collectEnvironment } = await import('@redis-benchdb/runner');
   let env:
     | Awaited<ReturnType<typeof collectEnvironment>>
     | { client: unknown; server: null; link: unknown; unknown: Record<string, string> };

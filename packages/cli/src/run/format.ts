@@ -1,7 +1,6 @@
 import type { CellSummary } from '@redis-benchdb/engine';
-import type { InterferenceFigures } from '@redis-benchdb/probe';
-import { interferenceFlags } from './interference.js';
-import { isErrorDominated } from './result-document.js';
+import { type InterferenceFigures, interferenceWarnings } from '@redis-benchdb/probe';
+import { isErrorDominated } from '@redis-benchdb/runner';
 
 /** redis-benchmark's --csv header, exactly, so tools that read its CSV read ours. */
 export const CSV_HEADER =
@@ -74,4 +73,20 @@ export function flags(c: CellSummary & { interference?: InterferenceFigures | nu
   out.push(...interferenceFlags(c.label, c.interference));
   if (c.responseTimeUs) out.push(`from intended send p99=${ms(c.responseTimeUs.p99Us)} msec`);
   return out.length ? `  [${out.join('; ')}]` : '';
+}
+
+/** A few words per interference warning for the cell's terminal line. */
+export function interferenceFlags(label: string, f: InterferenceFigures | null | undefined): string[] {
+  if (!f) return [];
+  return interferenceWarnings(label, f).map((w) =>
+    w.code === 'BUSY_HOST'
+      ? f.otherCpuFraction === null
+        ? 'busy host? other work could not be measured'
+        : `busy host: other processes used ${pct(f.otherCpuFraction)} of the CPUs`
+      : `CPU steal ${pct(f.stealFraction)}`,
+  );
+}
+
+function pct(x: number | null): string {
+  return x === null ? '?' : `${Math.round(x * 100)}%`;
 }

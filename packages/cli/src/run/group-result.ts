@@ -1,18 +1,25 @@
 import path from 'node:path';
 import type { ResultV1 } from '@redis-benchdb/result';
+import {
+  buildResultDocument,
+  type GroupMember,
+  isErrorDominated,
+  type PlannedCells,
+  type Redactions,
+  type RunRequest,
+  redactionNote,
+  removeRunKeys,
+  scrubResult,
+} from '@redis-benchdb/runner';
 import { writeAtomically } from '../atomic-write.js';
 import type { SigningKey } from '../signing-key.js';
-import type { PlannedCells } from './cells.js';
+import { VERSION } from '../version.js';
 import { CSV_HEADER, csvRow } from './format.js';
-import type { GroupMember } from './group-cells.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
-import { launchedHint, removeRunKeys } from './leftovers.js';
-import type { RunRequest } from './request.js';
-import { buildResultDocument, isErrorDominated, reportWrongReplies } from './result-document.js';
-import { type Redactions, redactionNote, scrubResult } from './scrub.js';
+import { launchedHint } from './leftover-lines.js';
 import type { SubmitTarget } from './signing.js';
 import type { RunStop } from './stop.js';
-import { warningLines } from './warning-lines.js';
+import { reportWrongReplies, warningLines } from './warning-lines.js';
 
 export interface FinishContext {
   flags: RunRequest;
@@ -42,6 +49,7 @@ export async function finishMember(
   const said: Redactions = new Set();
   const doc = scrubResult(
     buildResultDocument({
+      runnerVersion: VERSION,
       suite: ctx.planned.suite,
       target: m.target,
       keyPrefix: m.session.prefix,

@@ -4,11 +4,10 @@ import {
   DEFAULT_CELL_OPTIONS,
   DEFAULT_SLO_BUDGET_SEC,
 } from '@redis-benchdb/engine/options';
+import type { LaunchFlags, RunPlan } from '@redis-benchdb/runner';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { parseTarget, type TargetFlags } from '../options/target.js';
 import { parseSlo } from '../options/values.js';
-import type { LaunchFlags } from './launch-plan.js';
-import type { RunPlan } from './request.js';
 
 // The run command's flags (commands/run.ts defines them) checked against each other, then turned
 // into a plan. Imported by the command's definition, so only light modules here: the engine's entry
@@ -39,7 +38,7 @@ export interface PlanFlags extends TargetFlags {
 export async function checkRunFlags(f: PlanFlags & LaunchFlags, command: string[]): Promise<void> {
   checkClusterFlags(f);
   checkSloFlags(f, command);
-  if (!f.serverBin) (await import('./launch-plan.js')).checkLaunchFlags(f);
+  if (!f.serverBin) (await import('@redis-benchdb/runner')).checkLaunchFlags(f);
 }
 
 /**

@@ -1,6 +1,6 @@
+import type { RunRequest } from '@redis-benchdb/runner';
 import { serverUrl } from '../config.js';
 import { createKey, loadKey, type SigningKey } from '../signing-key.js';
-import type { RunRequest } from './request.js';
 
 /** Where --submit sends the result: null without --submit; `to` null when no service is known. */
 export type SubmitTarget = { to: string | null } | null;

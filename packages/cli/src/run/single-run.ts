@@ -1,33 +1,40 @@
-import { BenchSession, type CellResult, type LaunchedServer, summarizeCell } from '@redis-benchdb/engine';
+import { BenchSession, type LaunchedServer } from '@redis-benchdb/engine';
 import type { ResultV1 } from '@redis-benchdb/result';
 import { compileSchemas } from '@redis-benchdb/result';
-import { writeAtomically } from '../atomic-write.js';
-import { collectEnvironment } from '../environment.js';
-import type { SigningKey } from '../signing-key.js';
-import { VERSION } from '../version.js';
-import { type PlannedCells, planCells, SUITE_ID } from './cells.js';
-import { describeCluster } from './cluster.js';
-import { driftCellIndex, measureDrift, wantsDriftCheck } from './drift.js';
-import { CSV_HEADER, csvRow, textLine } from './format.js';
-import { CellInterference, localServerPidOf } from './interference.js';
-import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
-import { pinClient } from './launched-group.js';
-import { type CleanupOutcome, leftoverHint, mentionLeftovers, removeRunKeys } from './leftovers.js';
-import { isListening, startThrowawayServer } from './local-server.js';
-import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
-import { Progress } from './progress.js';
-import type { RunPlan, RunRequest } from './request.js';
 import {
   buildResultDocument,
+  type CleanupOutcome,
+  checkMemoryBudget,
+  checkRunDrift,
+  checkServerMemory,
+  collectEnvironment,
   isErrorDominated,
+  isListening,
   type MeasuredCell,
-  reportWrongReplies,
-} from './result-document.js';
-import { type Redactions, redactionNote, scrubResult } from './scrub.js';
+  type PlannedCells,
+  pinClient,
+  planCells,
+  type Redactions,
+  type RunPlan,
+  type RunRequest,
+  redactionNote,
+  removeRunKeys,
+  runCells,
+  SUITE_ID,
+  scrubResult,
+  startThrowawayServer,
+} from '@redis-benchdb/runner';
+import { writeAtomically } from '../atomic-write.js';
+import type { SigningKey } from '../signing-key.js';
+import { VERSION } from '../version.js';
+import { cellLines } from './cell-lines.js';
+import { describeCluster } from './cluster.js';
+import { CSV_HEADER } from './format.js';
+import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
+import { leftoverHint, mentionLeftovers } from './leftover-lines.js';
 import { prepareSigning, type SubmitTarget } from './signing.js';
-import { searchCell } from './slo-search.js';
 import { RunStop } from './stop.js';
-import { warningLines } from './warning-lines.js';
+import { reportWrongReplies, warningLines } from './warning-lines.js';
 
 const PRODUCT_NAMES: Record<string, string> = {
   redis: 'Redis',
@@ -79,8 +86,9 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
     const run: Run = { plan, flags, log, mode, planned, stop, session, launched };
     const startedAt = new Date();
     const environment = await describeRun(run);
-    const { summaries, failure } = await runCells(run, environment.server.local);
-    const drift = await checkDrift(run, summaries, failure);
+    const cellsRun = { signal: stop.load, report: cellLines(mode, flags.quiet === true, log) };
+    const { summaries, failure } = await runCells(session, planned, environment.server.local, cellsRun);
+    const drift = await checkRunDrift(session, planned, { summaries, failure }, cellsRun);
     if (mode === 'text') logPreloadCost(session, startedAt, log);
 
     cleanedUp = true;
@@ -89,6 +97,7 @@ export async function runOnce(plan: RunPlan, flags: RunRequest): Promise<number>
     const said: Redactions = new Set();
     const doc = scrubResult(
       buildResultDocument({
+        runnerVersion: VERSION,
         suite: planned.suite,
         target: plan.target,
         keyPrefix: session.prefix,
@@ -194,85 +203,6 @@ async function describeRun(run: Run) {
   }
   if (mode === 'csv') process.stdout.write(`${CSV_HEADER}\n`);
   return environment;
-}
-
-/**
- * Every cell's trials, each cell's line printed as it ends. Stops at an interruption, at a cell cut
- * short, or at a cell that threw (`failure`), which must not skip the cleanup after it.
- */
-async function runCells(
-  run: Run,
-  serverIsLocal: boolean | null,
-): Promise<{ summaries: MeasuredCell[]; failure: string | null }> {
-  const { cells } = run.planned;
-  const { stop, mode } = run;
-  const progress = new Progress();
-  const summaries: MeasuredCell[] = [];
-  const serverPid = await localServerPidOf(run.session, serverIsLocal);
-  let failure: string | null = null;
-  for (const [i, cell] of cells.entries()) {
-    if (stop.load.aborted) break;
-    const results: CellResult[] = [];
-    const interference = new CellInterference(serverPid);
-    try {
-      await runTrials(run, i, interference, progress, results);
-    } catch (err) {
-      failure = `${cell.label}: ${(err as Error).message}`;
-    }
-    progress.clear();
-    if (results.length > 0) {
-      const summary = { ...summarizeCell(cell.label, results), interference: interference.summary() };
-      summaries.push(summary);
-      if (mode === 'text') process.stdout.write(`${textLine(summary, run.flags.quiet === true)}\n`);
-      else if (mode === 'csv') process.stdout.write(`${csvRow(summary)}\n`);
-      if (summary.incomplete && !stop.load.aborted) break;
-    }
-    if (failure) break;
-  }
-  return { summaries, failure };
-}
-
-/** Cell `i`'s trials into `results` (kept when a later one throws), each a load or an --slo search. */
-async function runTrials(
-  run: Run,
-  i: number,
-  interference: CellInterference,
-  progress: Progress,
-  results: CellResult[],
-): Promise<void> {
-  const { cells, trials } = run.planned;
-  const { stop, session } = run;
-  const cell = cells[i]!;
-  for (let t = 0; t < trials && !stop.load.aborted; t++) {
-    const label = trials > 1 ? `${cell.label} (trial ${t + 1}/${trials})` : cell.label;
-    if (cell.slo) {
-      const answerTo = run.mode === 'text' ? process.stdout : process.stderr;
-      const hooks = { signal: stop.load, ...interference.hooks };
-      const r = await searchCell(session, cell.options, cell.slo, label, hooks, answerTo);
-      results.push(r);
-      if (r.incomplete) break;
-      continue;
-    }
-    const r = await session.runCell(cell.options, {
-      signal: stop.load,
-      ...interference.hooks,
-      onProgress: (done, requested, elapsed) =>
-        progress.update(label, i, cells.length, done, requested, elapsed, cell.options.durationSec ?? null),
-    });
-    results.push(r);
-    if (r.incomplete) break;
-  }
-}
-
-/** A cell again, to see whether the machine changed while the run went on; null when not measured. */
-async function checkDrift(run: Run, summaries: MeasuredCell[], failure: string | null) {
-  const { cells } = run.planned;
-  const driftAt = driftCellIndex(cells);
-  const first = summaries[driftAt];
-  if (!first || failure || run.stop.load.aborted || summaries.length !== cells.length) return null;
-  if (!wantsDriftCheck(!run.plan.cells, cells.length)) return null;
-  if (run.mode === 'text') run.log(`measuring ${first.label} again to check for drift...`);
-  return measureDrift(run.session, cells[driftAt]!, first, run.stop.load).catch(() => null);
 }
 
 /** Sign the document (its one validation), print it with --json, write --out, keep and submit it. */

@@ -1,3 +1,4 @@
+import type { ResultV1 } from '@redis-benchdb/result';
 /** A result's warning as the run prints it: its code, the cell it is about (if one), and its message. */
 export interface PrintedWarning {
   code: string;
@@ -29,4 +30,14 @@ export function warningLines(warnings: readonly PrintedWarning[]): string[] {
     const cells = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
     return `warning ${first.code} in ${group.length} cells (${cells}); ${first.cell}: ${first.message}`;
   });
+}
+
+/** Say which cells got WRONG_REPLIES; true when any did (the run then exits 1). */
+export function reportWrongReplies(doc: ResultV1, log: (s: string) => void): boolean {
+  const cells = doc.warnings.filter((w) => w.code === 'WRONG_REPLIES').map((w) => w.cell);
+  if (cells.length === 0) return false;
+  log(
+    `error: the server's replies were wrong in ${cells.join(', ')} (warning WRONG_REPLIES): these are not results of the commands, and the database refuses them. Check what answers on that address (a proxy, another product) before measuring it.`,
+  );
+  return true;
 }

@@ -19,7 +19,7 @@ export interface OwnServer {
 
 /**
  * What probe asks of a server, from an ioredis client: plain functions, as the CLI passes them
- * (cli/src/environment.ts). ioredis's own methods take callbacks too, so they are not these types.
+ * (runner/src/environment.ts). ioredis's own methods take callbacks too, so they are not these types.
  */
 export function serverCommands(redis: Redis): ServerCommands {
   return {

@@ -1,6 +1,6 @@
 import { DEFAULT_CELL_OPTIONS, SUITES, suiteCells } from '@redis-benchdb/engine';
 import { describe, expect, it } from 'vitest';
-import { driftCellIndex } from '../src/run/drift.js';
+import { driftCellIndex } from '../src/drift.js';
 
 const cell = (o: Partial<typeof DEFAULT_CELL_OPTIONS>) => ({ options: { ...DEFAULT_CELL_OPTIONS, ...o } });
 

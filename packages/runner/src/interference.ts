@@ -3,7 +3,6 @@ import {
   BUSY_HOST_OTHER_CPU_FRACTION,
   type InterferenceFigures,
   type InterferenceSampler,
-  interferenceWarnings,
   localServerPid,
   nullFigures,
   serverProcessId,
@@ -80,20 +79,4 @@ export async function localServerPidOf(session: BenchSession, local: boolean | n
   if (local === false) return null;
   const info = await session.control.info('server').catch(() => ({}) as Record<string, string>);
   return localServerPid(serverProcessId(info));
-}
-
-/** A few words per interference warning for the cell's terminal line. */
-export function interferenceFlags(label: string, f: InterferenceFigures | null | undefined): string[] {
-  if (!f) return [];
-  return interferenceWarnings(label, f).map((w) =>
-    w.code === 'BUSY_HOST'
-      ? f.otherCpuFraction === null
-        ? 'busy host? other work could not be measured'
-        : `busy host: other processes used ${pct(f.otherCpuFraction)} of the CPUs`
-      : `CPU steal ${pct(f.stealFraction)}`,
-  );
-}
-
-function pct(x: number | null): string {
-  return x === null ? '?' : `${Math.round(x * 100)}%`;
 }

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { findServerBinary, type LaunchedServer, startServer } from '@redis-benchdb/engine';
-import { CliError } from '../errors.js';
+import { RunnerError } from './errors.js';
 
 /** Does anything accept TCP connections at host:port? */
 export function isListening(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
@@ -19,7 +19,7 @@ export function isListening(host: string, port: number, timeoutMs = 1000): Promi
 /** Start a throwaway redis-server from PATH for a run that named no server and found none. */
 export async function startThrowawayServer(): Promise<LaunchedServer> {
   if (!findServerBinary('redis-server')) {
-    throw new CliError(
+    throw new RunnerError(
       'nothing answers on 127.0.0.1:6379 and no redis-server is on PATH to start one. Install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis), or point -h/-p/-s at a running server.',
       'ERR_NO_SERVER',
     );

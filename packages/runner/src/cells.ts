@@ -8,7 +8,7 @@ import {
   validateCellOptions,
   validateClusterCell,
 } from '@redis-benchdb/engine';
-import { CliError, EXIT_USAGE } from '../errors.js';
+import { RunnerError } from './errors.js';
 import type { RunPlan } from './request.js';
 
 export const SUITE_ID = 'standard-v1';
@@ -38,7 +38,7 @@ export function planCells(plan: RunPlan): PlannedCells {
     const suite = plan.cells ? null : { id: SUITE_ID, profile: plan.profile as 'quick' | 'full' | 'compare' };
     return { cells, trials, suite };
   } catch (err) {
-    throw new CliError((err as Error).message, 'ERR_USAGE', EXIT_USAGE);
+    throw new RunnerError((err as Error).message, 'ERR_USAGE');
   }
 }
 

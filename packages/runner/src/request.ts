@@ -23,7 +23,7 @@ export interface RunRequest {
   server?: string;
   cloudMetadata?: boolean;
   clientCpus?: string;
-  /** --memory-budget, in bytes (run/memory-budget.ts has the default). */
+  /** --memory-budget, in bytes (memory-budget.ts has the default). */
   memoryBudget?: number;
   serverMemoryOk?: boolean;
 }

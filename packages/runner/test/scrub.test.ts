@@ -9,7 +9,7 @@ import {
   redactionNote,
   scrubConfigLine,
   scrubResult,
-} from '../src/run/scrub.js';
+} from '../src/scrub.js';
 
 describe('what a result publishes of what the user typed', () => {
   it('redacts the values of secret directives, and says which', () => {

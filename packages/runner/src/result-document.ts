@@ -19,13 +19,14 @@ import {
   type Warning,
   type Workload,
 } from '@redis-benchdb/result';
-import type { collectEnvironment } from '../environment.js';
-import { VERSION } from '../version.js';
+import type { collectEnvironment } from './environment.js';
 
 /** A cell as measured: its trials summarised, and what else ran on the host meanwhile. */
 export type MeasuredCell = CellSummary & { interference?: InterferenceFigures | null };
 
 export interface RunRecord {
+  /** The version of the redis-benchdb that ran, as the result's runner.version. */
+  runnerVersion: string;
   suite: { id: string; profile: 'quick' | 'full' | 'compare' } | null;
   target: Target;
   keyPrefix: string;
@@ -50,16 +51,6 @@ export interface RunRecord {
 /** More than ERRORS_RATIO of the cell's replies were errors: its ops/s are not the command's. */
 export function isErrorDominated(c: CellSummary): boolean {
   return (c.errorReplies?.ratio ?? 0) > ERRORS_RATIO;
-}
-
-/** Say which cells got WRONG_REPLIES; true when any did (the run then exits 1). */
-export function reportWrongReplies(doc: ResultV1, log: (s: string) => void): boolean {
-  const cells = doc.warnings.filter((w) => w.code === 'WRONG_REPLIES').map((w) => w.cell);
-  if (cells.length === 0) return false;
-  log(
-    `error: the server's replies were wrong in ${cells.join(', ')} (warning WRONG_REPLIES): these are not results of the commands, and the database refuses them. Check what answers on that address (a proxy, another product) before measuring it.`,
-  );
-  return true;
 }
 
 /** What was wrong with a cell's replies (WRONG_REPLIES), or null when nothing was. */
@@ -151,7 +142,7 @@ export function buildResultDocument(r: RunRecord): ResultV1 {
     schema: 'redis-benchdb/result.v1',
     runner: {
       name: 'redis-benchdb',
-      version: VERSION,
+      version: r.runnerVersion,
       nodeVersion: process.version,
       engineMode: 'lean-resp',
       threads: Math.max(1, ...r.cells.map((c) => c.workload.threads)),

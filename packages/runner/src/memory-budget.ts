@@ -4,17 +4,17 @@ import {
   estimateClientMemory,
   estimateServerMemory,
 } from '@redis-benchdb/engine';
-import { CliError, EXIT_USAGE } from '../errors.js';
 import type { PlannedCells } from './cells.js';
+import { RunnerError } from './errors.js';
 import type { RunRequest } from './request.js';
 
 /** The runner's memory budget when --memory-budget is not given. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 ** 3;
 
 /** A plan that needs more memory than it may have; `code` says whose (the runner's or the server's). */
-export class MemoryBudgetError extends CliError {
+export class MemoryBudgetError extends RunnerError {
   constructor(message: string, code: 'ERR_MEMORY_BUDGET' | 'ERR_SERVER_MEMORY') {
-    super(message, code, EXIT_USAGE);
+    super(message, code);
   }
 }
 

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { findServerBinary, parseCpuList, readServerVersion } from '@redis-benchdb/engine';
 import { readServerBuild } from '@redis-benchdb/probe';
-import { CliError, EXIT_USAGE } from '../errors.js';
-import type { TargetFlags } from '../options/target.js';
+import { RunnerError } from './errors.js';
 import { homeRelative, type Redactions, scrubConfigLine } from './scrub.js';
 
-/** The run flags a launch plan reads (commands/run.ts defines them). */
-export interface LaunchFlags extends TargetFlags {
+/**
+ * The run flags a launch plan reads (the CLI's commands/run.ts defines them), as given: lists and
+ * names are checked here, and the message of a refusal names the flag.
+ */
+export interface LaunchFlags {
   /** Launch these servers (repeatable). */
   serverBin?: string[];
   serverConfig?: string[];
@@ -16,6 +18,15 @@ export interface LaunchFlags extends TargetFlags {
   transport?: string;
   serverCpus?: string;
   clientCpus?: string;
+  // The target flags, which --server-bin contradicts: only whether each was given is read.
+  host?: unknown;
+  port?: unknown;
+  socket?: unknown;
+  uri?: unknown;
+  password?: unknown;
+  user?: unknown;
+  tls?: unknown;
+  cluster?: unknown;
 }
 
 export const PERSISTENCE_VARIANTS = {
@@ -46,7 +57,7 @@ export interface LaunchPlan {
   /** The axes with more than one value (result.v1 runGroup.varies). */
   varies: string[];
   serverCpus: string | null;
-  /** What the labels leave out of what was typed (run/scrub.ts), for the user to be told. */
+  /** What the labels leave out of what was typed (scrub.ts), for the user to be told. */
   redactions: Redactions;
 }
 
@@ -67,7 +78,7 @@ const REFUSED_CONFIG = new Set([
 ]);
 const PERSISTENCE_CONFIG = new Set(['appendonly', 'appendfsync', 'save']);
 
-const usage = (msg: string) => new CliError(msg, 'ERR_USAGE', EXIT_USAGE);
+const usage = (msg: string) => new RunnerError(msg, 'ERR_USAGE');
 
 /** `--server-config 'io-threads 4'` and each line of a `--server-config-variant 'a 1; b 2'`. */
 function configLines(text: string, flag: string, persistenceGiven: boolean): string[] {

@@ -7,20 +7,20 @@ import {
 } from '@redis-benchdb/engine';
 import type { DriftFigures } from '@redis-benchdb/probe';
 import type { ResultV1, Warning } from '@redis-benchdb/result';
-import type { collectEnvironment } from '../environment.js';
 import type { PlannedCells } from './cells.js';
 import { driftCellIndex, driftFrom, wantsDriftCheck } from './drift.js';
-import { textLine } from './format.js';
+import type { collectEnvironment } from './environment.js';
 import { CellInterference } from './interference.js';
-import type { LaunchMember } from './launch-plan.js';
-import { Progress } from './progress.js';
 import type { MeasuredCell } from './result-document.js';
 
 export type GroupSchedule = NonNullable<NonNullable<ResultV1['runGroup']>['schedule']>;
 
-/** One launched server of a group while it runs: its session, and what it measured so far. */
-export interface GroupMember {
-  plan: LaunchMember;
+/**
+ * One launched server of a group while it runs: its session, and what it measured so far. `plan` is
+ * what was launched (the CLI's launch plan member); `index` is its place in the group.
+ */
+export interface GroupMember<Plan extends { index: number } = { index: number }> {
+  plan: Plan;
   /** `[2/4]`: how its lines are told apart. */
   tag: string;
   target: Target;
@@ -40,12 +40,38 @@ export interface GroupMember {
   stopped: boolean;
 }
 
+/** A member's progress within a cell, as the engine reports it (onProgress). */
+export interface GroupProgress {
+  member: GroupMember;
+  cell: string;
+  cellIndex: number;
+  cells: number;
+  /** The round running, of `trials`. */
+  round: number;
+  trials: number;
+  completed: number;
+  requested: number | null;
+  elapsedSec: number;
+  durationSec: number | null;
+}
+
+/** What a group's run tells as it goes, for the caller to show: the runner prints nothing. */
+export interface GroupCellsReport {
+  /** The cells are about to run, interleaved over `servers` members. */
+  starting(cells: number, trials: number, servers: number): void;
+  progress(p: GroupProgress): void;
+  /** A cell ended on every member it ran on. */
+  cellEnded(): void;
+  /** A member's cell, summarised over its trials. */
+  measured(member: GroupMember, summary: MeasuredCell): void;
+  /** The drift cell is about to run again on every member that ran every cell. */
+  measuringDrift(cell: string): void;
+}
+
 export interface GroupCellsOptions {
   signal: AbortSignal;
   shuffler: RoundShuffler;
-  /** Text mode: print each member's line per cell as it completes (CSV and JSON print at the end). */
-  text: boolean;
-  quiet: boolean;
+  report: GroupCellsReport;
 }
 
 /**
@@ -60,11 +86,7 @@ export async function runGroupCells(
 ): Promise<GroupSchedule> {
   const schedule: GroupSchedule = [];
   const { cells, trials } = planned;
-  if (members.length > 0 && opts.text)
-    process.stderr.write(
-      `redis-benchdb: ${cells.length} cell${cells.length > 1 ? 's' : ''}${trials > 1 ? `, ${trials} trials each` : ''}, interleaved over ${members.length} server${members.length > 1 ? 's' : ''}\n`,
-    );
-  const progress = new Progress();
+  if (members.length > 0) opts.report.starting(cells.length, trials, members.length);
   const byIndex = new Map(members.map((m) => [m.plan.index, m]));
   for (const [i, cell] of cells.entries()) {
     if (opts.signal.aborted) break;
@@ -80,19 +102,22 @@ export async function runGroupCells(
       {
         signal: opts.signal,
         measureHooks: (member) => interference.get(member)!.hooks,
-        onProgress: (member, round, done, requested, elapsed) =>
-          progress.update(
-            `${byIndex.get(member)!.tag} ${cell.label}${trials > 1 ? ` (round ${round}/${trials})` : ''}`,
-            i,
-            cells.length,
-            done,
+        onProgress: (member, round, completed, requested, elapsedSec) =>
+          opts.report.progress({
+            member: byIndex.get(member)!,
+            cell: cell.label,
+            cellIndex: i,
+            cells: cells.length,
+            round,
+            trials,
+            completed,
             requested,
-            elapsed,
-            cell.options.durationSec ?? null,
-          ),
+            elapsedSec,
+            durationSec: cell.options.durationSec ?? null,
+          }),
       },
     );
-    progress.clear();
+    opts.report.cellEnded();
     for (const r of ran.rounds) schedule.push({ cell: i, round: r.round, order: r.order });
     for (const m of active) {
       const failure = ran.failures.get(m.plan.index);
@@ -107,7 +132,7 @@ export async function runGroupCells(
         interference: interference.get(m.plan.index)!.summary(),
       };
       m.summaries.push(summary);
-      if (opts.text) process.stdout.write(`${m.tag} ${textLine(summary, opts.quiet)}\n`);
+      opts.report.measured(m, summary);
       if (summary.incomplete && !opts.signal.aborted) m.stopped = true;
     }
   }
@@ -115,9 +140,9 @@ export async function runGroupCells(
 }
 
 /**
- * The drift check of a group, as a single run's (run/drift.ts): when every member ran every cell,
- * one cell (driftCellIndex) once more on every member, interleaved like the cells (so a change of the machine
- * weighs on each alike), each member's repeat compared with its own first measurement. Its rounds
+ * The drift check of a group, as a single run's (drift.ts): when every member ran every cell, one
+ * cell (driftCellIndex) once more on every member, interleaved like the cells (so a change of the
+ * machine weighs on each alike), each member's repeat compared with its own first measurement. Its rounds
  * are not added to runGroup.schedule, which lists the cells' rounds only.
  */
 export async function measureGroupDrift(
@@ -132,8 +157,7 @@ export async function measureGroupDrift(
   const at = driftCellIndex(cells);
   const cell = cells[at];
   if (!cell) return;
-  if (opts.text)
-    process.stderr.write(`measuring ${cell.label} again on every server to check for drift...\n`);
+  opts.report.measuringDrift(cell.label);
   const ran = await runInterleavedCell(
     complete.map((m) => ({ index: m.plan.index, session: m.session })),
     cell.options,
