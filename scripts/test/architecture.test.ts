@@ -227,7 +227,7 @@ const importingScripts = (from: string[], read = readText) =>
 
 /**
  * The floors of the code, each with the packages it may import: the dependency direction of STYLE.md.
- * `result` is the ground floor; `engine` and `probe` stand on it; `runner` plans, launches and runs
+ * `result` is the ground floor, and `command` (how a bin declares its command line) one beside it; `engine` and `probe` stand on it; `runner` plans, launches and runs
  * the cells and builds the result document over them; `cli` is flags, output and exit codes over the
  * runner. A new package takes its place here before it is imported; scripts/ are tasks and may
  * import any package.
@@ -235,13 +235,14 @@ const importingScripts = (from: string[], read = readText) =>
 const MAY_IMPORT: Record<string, readonly string[]> = {
   result: [],
   png: [],
+  command: [],
   testing: ['result'],
   engine: ['result'],
   probe: ['result'],
   db: ['result'],
   runner: ['engine', 'probe', 'result'],
   server: ['db', 'png', 'result'],
-  cli: ['runner', 'engine', 'probe', 'db', 'result'],
+  cli: ['runner', 'engine', 'probe', 'db', 'result', 'command'],
   site: ['db', 'png', 'result'],
 };
 

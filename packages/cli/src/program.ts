@@ -1,4 +1,4 @@
-import type { ProgramMeta } from './command/define.js';
+import type { ProgramMeta } from '@redis-benchdb/command';
 import type { CommandList } from './command/main.js';
 import { VERSION } from './version.js';
 
@@ -10,6 +10,10 @@ export const PROGRAM: ProgramMeta = {
   name: 'redis-benchdb',
   description: 'Benchmark Redis-compatible servers and record results that can be compared and trusted.',
   version: VERSION,
+  versionFlags: '-v, --version',
+  // -h is redis-benchmark's host flag; help is --help only.
+  help: { flags: '--help', description: 'show help' },
+  errorHint: '(run with --help for usage)',
 };
 
 export const COMMANDS: CommandList = {

@@ -1,6 +1,6 @@
+import { buildProgram } from '@redis-benchdb/command';
 import { type LaunchPlan, planLaunches, RunnerError } from '@redis-benchdb/runner';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/command/define.js';
 import { exitCodeFor } from '../src/command/exit-code.js';
 import runDef, { type RunFlags } from '../src/commands/run.js';
 import { PROGRAM } from '../src/program.js';

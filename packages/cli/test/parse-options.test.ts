@@ -1,7 +1,7 @@
+import { buildProgram } from '@redis-benchdb/command';
 import { DEFAULT_CELL_OPTIONS } from '@redis-benchdb/engine';
 import { planCells, type RunPlan } from '@redis-benchdb/runner';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/command/define.js';
 import runDef, { parseRunFlags, type RunFlags } from '../src/commands/run.js';
 import { CliError } from '../src/errors.js';
 import { parseUri } from '../src/options/target.js';

@@ -1,7 +1,7 @@
+import { defineCommand, flag } from '@redis-benchdb/command';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineCommand } from '../src/command/define.js';
 import { type CommandList, runMain } from '../src/command/main.js';
-import { flag, int } from '../src/command/option.js';
+import { int } from '../src/options/numbers.js';
 import { COMMANDS, PROGRAM } from '../src/program.js';
 
 const exitCodeBefore = process.exitCode;

@@ -1,4 +1,4 @@
-import { type AnyCommand, buildProgram, type ProgramMeta } from './define.js';
+import { type AnyCommand, buildProgram, type ProgramMeta } from '@redis-benchdb/command';
 import { exitCodeFor } from './exit-code.js';
 
 /** Each command's module, loaded when used. */

@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
+import { defineCommand, type FlagsOf, flag, text } from '@redis-benchdb/command';
 import type { ClusterControl, FoundRun, KeyStore } from '@redis-benchdb/engine';
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
 

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
+import { defineCommand, type FlagsOf, flag } from '@redis-benchdb/command';
 import { defaultDatabasePath, exportResults } from '@redis-benchdb/db';
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { needLocalDatabase } from '../local-database.js';
 import { database } from '../options/common.js';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { custom, defineCommand, type FlagsOf, text } from '@redis-benchdb/command';
 import { defaultDatabasePath, ingestImported } from '@redis-benchdb/db';
 import {
   IMPORTED_SCHEMA_ID,
@@ -8,8 +9,6 @@ import {
   parseRedisBenchmarkCsv,
   parseRedisBenchmarkText,
 } from '@redis-benchdb/result';
-import { defineCommand } from '../command/define.js';
-import { custom, type FlagsOf, text } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { needLocalDatabase } from '../local-database.js';
 import { database, json } from '../options/common.js';

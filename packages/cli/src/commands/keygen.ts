@@ -1,5 +1,4 @@
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag } from '../command/option.js';
+import { defineCommand, type FlagsOf, flag } from '@redis-benchdb/command';
 import { noServerHelp, serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { backupKey, rotateKey } from '../key-rotation.js';

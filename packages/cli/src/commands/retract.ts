@@ -1,5 +1,5 @@
+import { defineCommand } from '@redis-benchdb/command';
 import { signRetraction } from '@redis-benchdb/db';
-import { defineCommand } from '../command/define.js';
 import { serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { ingestServer } from '../options/common.js';

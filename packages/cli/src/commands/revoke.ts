@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { defineCommand, type FlagsOf, flag, text } from '@redis-benchdb/command';
 import { signKeyRevocation } from '@redis-benchdb/db';
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag, text } from '../command/option.js';
 import { noServerHelp, serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { ingestServer } from '../options/common.js';

@@ -1,4 +1,14 @@
 import {
+  choice,
+  custom,
+  defineCommand,
+  type FlagsOf,
+  flag,
+  type OptionDef,
+  repeatable,
+  text,
+} from '@redis-benchdb/command';
+import {
   type CellOptions,
   DEFAULT_CELL_OPTIONS,
   DEFAULT_REPLY_TIMEOUT_SEC,
@@ -6,19 +16,8 @@ import {
   STALL_END_MARGIN_SEC,
 } from '@redis-benchdb/engine/options';
 import type { RunPlan } from '@redis-benchdb/runner';
-import { defineCommand } from '../command/define.js';
-import {
-  choice,
-  custom,
-  type FlagsOf,
-  flag,
-  int,
-  num,
-  type OptionDef,
-  repeatable,
-  text,
-} from '../command/option.js';
 import { CLOUD_METADATA, database, ingestServer, json } from '../options/common.js';
+import { int, num } from '../options/numbers.js';
 import { TARGET_OPTIONS } from '../options/target.js';
 import { parseBytes, parseRatio, parseSize } from '../options/values.js';
 import { cellOverrides, checkRunFlags, DEFAULT_PROFILE, planRun } from '../run/plan.js';

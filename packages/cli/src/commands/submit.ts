@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag } from '../command/option.js';
+import { defineCommand, type FlagsOf, flag } from '@redis-benchdb/command';
 import { noServerHelp, serverUrl } from '../config.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
 import { database, ingestServer, json } from '../options/common.js';

@@ -1,6 +1,5 @@
+import { defineCommand, type FlagsOf, flag } from '@redis-benchdb/command';
 import type { BenchSession } from '@redis-benchdb/engine';
-import { defineCommand } from '../command/define.js';
-import { type FlagsOf, flag } from '../command/option.js';
 import { CLOUD_METADATA, json } from '../options/common.js';
 import { parseTarget, TARGET_OPTIONS } from '../options/target.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { defineCommand } from '@redis-benchdb/command';
 import { verifyEnvelopeText } from '@redis-benchdb/result';
-import { defineCommand } from '../command/define.js';
 import { json } from '../options/common.js';
 
 export default defineCommand({

@@ -1,4 +1,4 @@
-import { flag, text } from '../command/option.js';
+import { flag, text } from '@redis-benchdb/command';
 
 // Options several commands share, written once.
 

@@ -1,6 +1,7 @@
+import { type FlagsOf, flag, text } from '@redis-benchdb/command';
 import { DEFAULT_TARGET, type Target } from '@redis-benchdb/engine/options';
-import { type FlagsOf, flag, int, text, wholeNumber } from '../command/option.js';
 import { CliError, EXIT_USAGE } from '../errors.js';
+import { int, wholeNumber } from './numbers.js';
 
 /** The server a command talks to, with redis-benchmark's flags (run, sysinfo, cleanup). */
 export const TARGET_OPTIONS = {

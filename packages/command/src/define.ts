@@ -33,11 +33,17 @@ export function defineCommand<const O extends OptionDefs, const A extends string
   return def;
 }
 
-/** The program's own line: what `redis-benchdb --help` says above the commands. */
+/** The program's own line (what its --help says above the commands) and the flags every command shares. */
 export interface ProgramMeta {
   readonly name: string;
   readonly description: string;
   readonly version: string;
+  /** The version flag's spelling, e.g. `-v, --version` (commander's own is `-V, --version`). */
+  readonly versionFlags?: string;
+  /** The help flag's spelling and help, on the program and on each command (commander's own otherwise). */
+  readonly help?: { readonly flags: string; readonly description: string };
+  /** What follows a usage error's message, e.g. `(run with --help for usage)`. */
+  readonly errorHint?: string;
 }
 
 /** Calls a command's run(); tests pass their own to see the flags a command line gives. */
@@ -49,18 +55,18 @@ const runIt: Runner = (def, flags, arg) => def.run(flags, arg as never);
 export function buildProgram(meta: ProgramMeta, commands: readonly AnyCommand[], runner = runIt): Command {
   const program = new Command(meta.name)
     .description(meta.description)
-    .version(meta.version, '-v, --version')
-    // -h is redis-benchmark's host flag; help is --help only.
-    .helpOption('--help', 'show help')
-    .showHelpAfterError('(run with --help for usage)')
+    .version(meta.version, meta.versionFlags)
     .configureOutput({ outputError: (s, write) => write(s) })
     .exitOverride();
-  for (const def of commands) addCommand(program, def, runner);
+  if (meta.help) program.helpOption(meta.help.flags, meta.help.description);
+  if (meta.errorHint !== undefined) program.showHelpAfterError(meta.errorHint);
+  for (const def of commands) addCommand(program, def, meta, runner);
   return program;
 }
 
-function addCommand(program: Command, def: AnyCommand, runner: Runner): void {
-  const cmd = program.command(def.name).description(def.description).helpOption('--help', 'show help');
+function addCommand(program: Command, def: AnyCommand, meta: ProgramMeta, runner: Runner): void {
+  const cmd = program.command(def.name).description(def.description);
+  if (meta.help) cmd.helpOption(meta.help.flags, meta.help.description);
   if (def.argument) cmd.argument(def.argument.usage, def.argument.help);
   for (const [key, o] of Object.entries(def.options as OptionDefs)) {
     const option = new Option(o.flags, o.help);
