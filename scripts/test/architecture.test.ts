@@ -227,10 +227,10 @@ const importingScripts = (from: string[], read = readText) =>
 
 /**
  * The floors of the code, each with the packages it may import: the dependency direction of STYLE.md.
- * `result` is the ground floor, and `command` (how a bin declares its command line) one beside it; `engine` and `probe` stand on it; `runner` plans, launches and runs
- * the cells and builds the result document over them; `cli` is flags, output and exit codes over the
- * runner. A new package takes its place here before it is imported; scripts/ are tasks and may
- * import any package.
+ * `result` is the ground floor, and `command` (how both bins declare their command line) one beside
+ * it; `engine` and `probe` stand on `result`; `runner` plans, launches and runs the cells and builds
+ * the result document over them; `cli` is flags, output and exit codes over the runner. A new package
+ * takes its place here before it is imported; scripts/ are tasks and may import any package.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   result: [],
@@ -241,7 +241,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   probe: ['result'],
   db: ['result'],
   runner: ['engine', 'probe', 'result'],
-  server: ['db', 'png', 'result'],
+  server: ['db', 'png', 'result', 'command'],
   cli: ['runner', 'engine', 'probe', 'db', 'result', 'command'],
   site: ['db', 'png', 'result'],
 };

@@ -12,6 +12,7 @@ export {
   custom,
   type FlagsOf,
   flag,
+  grouped,
   type OptionDef,
   type OptionDefs,
   parseFlags,

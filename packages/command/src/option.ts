@@ -9,10 +9,15 @@ export interface OptionDef<T = unknown> {
   readonly flags: string;
   readonly help: string;
   /**
-   * Shown by --help only. A flag the user did not type stays undefined in the flags object, so
-   * the library applies its own DEFAULT_* (the suite, for one, has other parameters than -t).
+   * Shown by --help only, as commander shows a default (a string in quotes, a number as it is). A
+   * flag the user did not type stays undefined in the flags object, so the library applies its own
+   * DEFAULT_* (the suite, for one, has other parameters than -t).
    */
-  readonly shownDefault?: string;
+  readonly shownDefault?: string | number;
+  /** What --help says in place of shownDefault, as it is (not quoted), when the value alone does not say it. */
+  readonly shownDefaultText?: string;
+  /** The heading --help lists the option under, after the command's own options (commander's helpGroup). */
+  readonly group?: string;
   readonly choices?: readonly string[];
   readonly repeatable?: boolean;
   readonly parse: (raw: RawValue) => T;
@@ -59,6 +64,11 @@ export function choice<const C extends string>(
   o: Shown = {},
 ): OptionDef<C> {
   return { flags, help, choices, ...shown(o), parse: (raw) => raw as C };
+}
+
+/** The options --help lists under `heading`, after the command's own. */
+export function grouped<const O extends OptionDefs>(heading: string, defs: O): O {
+  return Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, { ...d, group: heading }])) as O;
 }
 
 /** The typed flags, in the order the command defines them (so the first bad one is reported). */

@@ -1,12 +1,13 @@
+import { buildProgram, type ProgramMeta } from '@redis-benchdb/command';
 import { type Command, CommanderError, type OutputConfiguration } from 'commander';
 import { serveCommand } from './args.js';
 import { restoreCommand } from './restore-command.js';
 import type { ServeOptions } from './serve.js';
 import { UsageError } from './usage-error.js';
 
-// The `redis-benchdb-server` bin as one commander program, parsed the way the CLI's is
-// (packages/cli/src/command/): the service's flags on the program itself, `restore` as its one
-// command. Only runServerBin turns an error into output and an exit code.
+// The `redis-benchdb-server` bin as one program defined the way the CLI's is (@redis-benchdb/command):
+// the service's flags on the program itself, `restore` as its one command. Only runServerBin turns
+// an error into output and an exit code.
 
 /** What follows a usage error, as the CLI says it. */
 const HINT = '(run with --help for usage)';
@@ -17,15 +18,19 @@ export function serverProgram(
   serve: (options: ServeOptions) => void | Promise<void>,
   output: OutputConfiguration = {},
 ): Command {
-  const program = serveCommand(env, serve)
-    .helpCommand(false)
-    // `restore BACKUP --db PATH`: the --db after the command is restore's, not the service's.
-    .enablePositionalOptions()
-    .showHelpAfterError(HINT)
-    .configureOutput(output)
-    .exitOverride();
-  program.addCommand(restoreCommand().copyInheritedSettings(program));
-  return program;
+  const main = serveCommand(env, serve);
+  const meta: ProgramMeta = {
+    name: main.name,
+    description: main.description,
+    main,
+    help: { flags: '-h, --help', description: 'show this help' },
+    errorHint: HINT,
+    // As the service's command line always has been: `restore BACKUP extra` ignores extra, and
+    // `--port x --bogus` says what is wrong with --port.
+    allowExcessArguments: true,
+    parseAsRead: true,
+  };
+  return buildProgram(meta, [restoreCommand]).configureOutput(output);
 }
 
 export type ParsedArgs = { help: true } | { help: false; options: ServeOptions };

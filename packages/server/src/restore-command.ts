@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { defineCommand, text } from '@redis-benchdb/command';
 import { RestoreError, restoreDatabase, SchemaVersionError } from '@redis-benchdb/db';
-import { Command } from 'commander';
 import { UsageError } from './usage-error.js';
 
 const DESCRIPTION = `Puts BACKUP (a file from --backup-dir, or the directory itself for its newest backup) in place of the database PATH, for a service that is stopped. BACKUP must pass SQLite's PRAGMA integrity_check first; it is copied with SQLite's backup API, migrated to this version's schema and checked again before anything is replaced. The database it replaces is kept beside it as PATH.before-restore-<time>. Refused while another process (a running service, or a site build of it) has PATH open. Start the service again afterwards: it serves the restored results, and rebuilds its site from them.`;
@@ -10,24 +10,28 @@ const EXAMPLE = `
 Example, from the repository's root (the container's WORKDIR; docs/DEPLOY.md, "Restoring a backup"):
   node packages/server/dist/main.js restore /srv/benchdb/backups --db /srv/benchdb/benchdb.sqlite`;
 
-/** `redis-benchdb-server restore BACKUP --db PATH`: its help, and an action that sets the exit code. */
-export function restoreCommand(): Command {
-  return new Command('restore')
-    .summary('put a backup in place of the database, for a stopped service')
-    .description(DESCRIPTION)
-    .usage('BACKUP --db PATH')
-    .argument('[backup]', 'a backup file from --backup-dir, or that directory for its newest backup')
-    .option('--db <path>', "the database to replace: the service's --db (it need not exist); no default")
-    .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', EXAMPLE)
-    .action(async (backup: string | undefined, flags: { db?: string }) => {
-      if (backup === undefined) throw new UsageError('restore needs the backup file to restore from');
-      // No default: replacing a database is done to the one named, not to a default that may be another.
-      if (flags.db === undefined)
-        throw new UsageError("restore needs --db PATH: the database to replace (the service's --db)");
-      process.exitCode = await restore(resolve(backup), resolve(flags.db));
-    });
-}
+/** `redis-benchdb-server restore BACKUP --db PATH`: its help, and a run() that gives the exit code. */
+export const restoreCommand = defineCommand({
+  name: 'restore',
+  summary: 'put a backup in place of the database, for a stopped service',
+  description: DESCRIPTION,
+  usage: 'BACKUP --db PATH',
+  argument: {
+    usage: '[backup]',
+    help: 'a backup file from --backup-dir, or that directory for its newest backup',
+  },
+  options: {
+    db: text('--db <path>', "the database to replace: the service's --db (it need not exist); no default"),
+  },
+  helpAfter: EXAMPLE,
+  async run(flags, backup) {
+    if (backup === undefined) throw new UsageError('restore needs the backup file to restore from');
+    // No default: replacing a database is done to the one named, not to a default that may be another.
+    if (flags.db === undefined)
+      throw new UsageError("restore needs --db PATH: the database to replace (the service's --db)");
+    return restore(resolve(backup), resolve(flags.db));
+  },
+});
 
 /** Restores and says what happened: 0, or 1 with what was (not) changed. */
 async function restore(backup: string, dbPath: string): Promise<number> {
