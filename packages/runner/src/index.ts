@@ -63,4 +63,12 @@ export {
   scrubConfigLine,
   scrubResult,
 } from './scrub.js';
+export {
+  type RunDescription,
+  removedLine,
+  runSingle,
+  type SingleRunOptions,
+  type SingleRunReport,
+  type SingleRunResult,
+} from './single-run.js';
 export { type SloSearchReport, searchCell } from './slo-search.js';
