@@ -11,6 +11,14 @@ export {
   measureGroupDrift,
   runGroupCells,
 } from './group-cells.js';
+export {
+  type GroupRunOptions,
+  type GroupRunReport,
+  type GroupRunResult,
+  launchedHint,
+  type MemberResult,
+  runGroup,
+} from './group-run.js';
 export { CellInterference, combineTrials, localServerPidOf } from './interference.js';
 export {
   type GroupToLaunch,

@@ -75,8 +75,7 @@ export async function runSingle(
   report: SingleRunReport,
 ): Promise<SingleRunResult> {
   const { request, runnerVersion } = options;
-  const signal = options.signal ?? new AbortController().signal;
-  const cleanupSignal = options.cleanupSignal ?? new AbortController().signal;
+  const { signal, cleanupSignal } = stopSignals(options);
   const log = report.log;
   const extraWarnings = request.clientCpus ? await pinClient(request.clientCpus, log) : [];
   const planned = planCells(plan);
@@ -146,6 +145,12 @@ export async function runSingle(
     await session?.close();
     await launched?.stop();
   }
+}
+
+/** A run's two signals, each one that never aborts when the caller gives none. */
+export function stopSignals(o: { signal?: AbortSignal; cleanupSignal?: AbortSignal }) {
+  const never = () => new AbortController().signal;
+  return { signal: o.signal ?? never(), cleanupSignal: o.cleanupSignal ?? never() };
 }
 
 /** The line that says the run's keys are gone. */

@@ -1,9 +1,6 @@
 import type { Target } from '@redis-benchdb/engine';
-import type { EarlierRuns } from '@redis-benchdb/runner';
+import { type EarlierRuns, launchedHint } from '@redis-benchdb/runner';
 import { cleanupHint } from './cleanup-hint.js';
-
-/** Keys left on a server the run launched (a throwaway, or a group member) go with it. */
-export const launchedHint = (): string => 'the throwaway server is stopped with them';
 
 /**
  * What to do about keys a run could not remove: on a server the run launched, nothing (it is
