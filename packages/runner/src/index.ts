@@ -11,6 +11,14 @@ export {
   measureGroupDrift,
   runGroupCells,
 } from './group-cells.js';
+export {
+  type GroupRunOptions,
+  type GroupRunReport,
+  type GroupRunResult,
+  launchedHint,
+  type MemberResult,
+  runGroup,
+} from './group-run.js';
 export { CellInterference, combineTrials, localServerPidOf } from './interference.js';
 export {
   type GroupToLaunch,
@@ -63,4 +71,12 @@ export {
   scrubConfigLine,
   scrubResult,
 } from './scrub.js';
+export {
+  type RunDescription,
+  removedLine,
+  runSingle,
+  type SingleRunOptions,
+  type SingleRunReport,
+  type SingleRunResult,
+} from './single-run.js';
 export { type SloSearchReport, searchCell } from './slo-search.js';

@@ -1,81 +1,34 @@
 import path from 'node:path';
-import type { ResultV1 } from '@redis-benchdb/result';
-import {
-  buildResultDocument,
-  type GroupMember,
-  isErrorDominated,
-  type PlannedCells,
-  type Redactions,
-  type RunRequest,
-  redactionNote,
-  removeRunKeys,
-  scrubResult,
-} from '@redis-benchdb/runner';
+import { isErrorDominated, type MemberResult, type RunRequest, removedLine } from '@redis-benchdb/runner';
 import { writeAtomically } from '../atomic-write.js';
 import type { SigningKey } from '../signing-key.js';
-import { VERSION } from '../version.js';
 import { CSV_HEADER, csvRow } from './format.js';
 import { keepAndSubmit, signOwnResult, verifyHint } from './keep.js';
-import { launchedHint } from './leftover-lines.js';
 import type { SubmitTarget } from './signing.js';
-import type { RunStop } from './stop.js';
 import { reportWrongReplies, warningLines } from './warning-lines.js';
 
-export interface FinishContext {
+export interface KeepContext {
   flags: RunRequest;
-  planned: PlannedCells;
   signing: { key: SigningKey; submit: SubmitTarget };
-  /** The group's signals: whether it was interrupted, and the signal that stops a cleanup. */
-  stop: RunStop;
-  runGroup: NonNullable<ResultV1['runGroup']>;
-  /** The first member to finish prints the CSV header. */
-  first: boolean;
 }
 
 /**
- * A member's end, as a single run's: remove its keys, build its result with the same
- * buildResultDocument (plus the group block), sign, write, store and submit it, and say so.
- * Returns the document (null if it could not be built) and the member's exit code.
+ * A member's end, as a single run's: sign its result (built by the runner's runGroup), print, write,
+ * store and submit it, and say so. Returns the member's exit code.
  */
-export async function finishMember(
-  m: GroupMember,
-  ctx: FinishContext,
-): Promise<{ doc: ResultV1 | null; code: number }> {
+export async function keepMember(
+  { member: m, doc, cleanup, first }: MemberResult,
+  ctx: KeepContext,
+): Promise<number> {
   const log = (s: string) => process.stderr.write(`${m.tag} ${s}\n`);
   const { flags, signing } = ctx;
   const mode = flags.json ? 'json' : flags.csv ? 'csv' : 'text';
-  const interrupted = ctx.stop.interrupted;
-  const cleanup = await removeRunKeys(m.session, ctx.stop.cleanup, launchedHint);
-  const said: Redactions = new Set();
-  const doc = scrubResult(
-    buildResultDocument({
-      runnerVersion: VERSION,
-      suite: ctx.planned.suite,
-      target: m.target,
-      keyPrefix: m.session.prefix,
-      environment: m.environment,
-      cells: m.summaries,
-      startedAt: m.startedAt,
-      finishedAt: new Date(),
-      interrupted,
-      plannedCells: ctx.planned.cells.length,
-      error: m.failure,
-      cleanup,
-      runGroup: ctx.runGroup,
-      extraWarnings: m.warnings,
-      driftCheck: m.drift,
-      cluster: null,
-    }),
-    said,
-  );
-  const note = redactionNote(said);
-  if (note) log(note);
   const signed = signOwnResult(doc, signing.key);
   // A group prints one document per line (JSON Lines), so that stdout stays parseable.
   // What --json prints is what is signed: the document with the key it binds (keyFingerprint).
   if (mode === 'json') process.stdout.write(`${JSON.stringify(signed.bound)}\n`);
   if (mode === 'csv') {
-    if (ctx.first) process.stdout.write(`${CSV_HEADER}\n`);
+    if (first) process.stdout.write(`${CSV_HEADER}\n`);
     for (const c of m.summaries) process.stdout.write(`${csvRow(c)}\n`);
   }
   const out = flags.out ? memberOutPath(flags.out, m.plan.index) : undefined;
@@ -86,19 +39,16 @@ export async function finishMember(
     submit: signing.submit,
   });
   if (cleanup.error) log(cleanup.error);
-  else if (mode === 'text')
-    log(
-      `removed ${cleanup.removedKeys} key${cleanup.removedKeys === 1 ? '' : 's'} under ${m.session.prefix}*`,
-    );
+  else if (mode === 'text') log(removedLine(cleanup.removedKeys ?? 0, m.session.prefix));
   if (mode === 'text') for (const line of warningLines(doc.warnings)) log(line);
   if (out) log(`wrote ${out}, signed by ${signing.key.fingerprint} (check it with: ${verifyHint(out)})`);
   for (const line of kept.lines) log(line);
   if (m.failure) {
     log(`error: ${m.failure} (the cells before it are kept; this result is marked incomplete)`);
-    return { doc, code: 1 };
+    return 1;
   }
   const failed = doc.cells.find((c) => c.incomplete && c.error);
-  if (failed && !interrupted)
+  if (failed && !doc.interrupted)
     log(`error: ${failed.label}: ${failed.error}. The result is partial and marked incomplete.`);
   // As a single run: a cell whose replies were mostly errors fails the run unless --allow-errors.
   const erroring = flags.allowErrors ? [] : m.summaries.filter(isErrorDominated);
@@ -107,7 +57,7 @@ export async function finishMember(
       `error: most replies were errors in ${erroring.map((c) => c.label).join(', ')} (warning ERRORS); the result is kept with the warning. Remove the cause (the server's error says it), or pass --allow-errors if the errors are what you meant to measure.`,
     );
   const wrong = reportWrongReplies(doc, log);
-  return { doc, code: doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0 };
+  return doc.incomplete || !kept.ok || erroring.length > 0 || wrong ? 1 : 0;
 }
 
 /** `r.json` → `r.2.json`: each member of a group writes its own signed file. */

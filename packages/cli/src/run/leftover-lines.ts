@@ -1,27 +1,18 @@
-import type { BenchSession, LaunchedServer, Target } from '@redis-benchdb/engine';
-import { earlierRuns } from '@redis-benchdb/runner';
+import type { Target } from '@redis-benchdb/engine';
+import { type EarlierRuns, launchedHint } from '@redis-benchdb/runner';
 import { cleanupHint } from './cleanup-hint.js';
-
-/** Keys left on a server the run launched (a throwaway, or a group member) go with it. */
-export const launchedHint = (): string => 'the throwaway server is stopped with them';
 
 /**
  * What to do about keys a run could not remove: on a server the run launched, nothing (it is
  * stopped with them); elsewhere, the `cleanup` command with the run's own connection flags.
  */
-export function leftoverHint(target: Target, launched: LaunchedServer | null): (prefix: string) => string {
+export function leftoverHint(target: Target, launched: boolean): (prefix: string) => string {
   if (launched) return launchedHint;
   return (prefix) => `remove them with: ${cleanupHint(target, prefix)}`;
 }
 
 /** Say, before the run, what earlier runs left on this server and how to remove it. */
-export async function mentionLeftovers(
-  session: BenchSession,
-  target: Target,
-  log: (s: string) => void,
-): Promise<void> {
-  const found = await earlierRuns(session);
-  if (!found) return;
+export function mentionLeftovers(found: EarlierRuns, target: Target, log: (s: string) => void): void {
   const { running, stale, keys } = found;
   if (running > 0)
     log(
