@@ -189,20 +189,7 @@ export {
   type SigningKey,
   signResult,
 } from './sign.js';
-export {
-  intervalDecimals,
-  intervalText,
-  MIN_VALUES_FOR_MEDIAN_CI,
-  multiplicityNote,
-  multiplicityOf,
-  ratioText,
-  type Spread,
-  type SpreadKind,
-  type SpreadUnit,
-  spreadKindOf,
-  spreadOf,
-  spreadText,
-} from './spread.js';
+export * from './spread.js';
 export {
   type BootstrapOptions,
   bootstrapMedianCi,

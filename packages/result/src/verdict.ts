@@ -12,20 +12,7 @@ export {
   noiseBand,
   noiseFromMoments,
 } from './noise.js';
-export {
-  intervalDecimals,
-  intervalText,
-  MIN_VALUES_FOR_MEDIAN_CI,
-  multiplicityNote,
-  multiplicityOf,
-  ratioText,
-  type Spread,
-  type SpreadKind,
-  type SpreadUnit,
-  spreadKindOf,
-  spreadOf,
-  spreadText,
-} from './spread.js';
+export * from './spread.js';
 export { type PairedRatio, pairedRatio, pairedRounds } from './stats.js';
 
 /**
