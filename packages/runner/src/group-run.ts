@@ -15,7 +15,7 @@ import { type CleanupOutcome, removeRunKeys } from './leftovers.js';
 import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
 import type { RunPlan, RunRequest } from './request.js';
 import { buildResultDocument } from './result-document.js';
-import { type Redactions, redactionNote, scrubResult } from './scrub.js';
+import { redactionNote, scrubAndTell } from './scrub.js';
 import { stopSignals } from './single-run.js';
 
 /** What a launched group reads beyond its run plan. */
@@ -171,8 +171,7 @@ async function endMember(
   const interrupted = group.signal.aborted;
   // Keys left on a server the group launched go with it.
   const cleanup = await removeRunKeys(m.session, group.cleanupSignal, launchedHint);
-  const said: Redactions = new Set();
-  const doc = scrubResult(
+  const doc = scrubAndTell(
     buildResultDocument({
       runnerVersion: group.runnerVersion,
       suite: planned.suite,
@@ -198,10 +197,8 @@ async function endMember(
       driftCheck: m.drift,
       cluster: null,
     }),
-    said,
+    (note) => log(`${m.tag} ${note}`),
   );
-  const note = redactionNote(said);
-  if (note) log(`${m.tag} ${note}`);
   return { doc, cleanup };
 }
 

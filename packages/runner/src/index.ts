@@ -68,6 +68,7 @@ export {
   REDACTED,
   type Redactions,
   redactionNote,
+  scrubAndTell,
   scrubConfigLine,
   scrubResult,
 } from './scrub.js';

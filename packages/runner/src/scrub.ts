@@ -103,3 +103,12 @@ export function redactionNote(said: Redactions): string | null {
   if (said.size === 0) return null;
   return `kept out of the published result: ${[...said].join('; ')}. The server itself ran with what you gave`;
 }
+
+/** scrubResult, with what it took out told once through `say` (nothing said when it took nothing). */
+export function scrubAndTell(doc: ResultV1, say: (note: string) => void): ResultV1 {
+  const said: Redactions = new Set();
+  const scrubbed = scrubResult(doc, said);
+  const note = redactionNote(said);
+  if (note) say(note);
+  return scrubbed;
+}

@@ -9,7 +9,7 @@ import { checkMemoryBudget, checkServerMemory } from './memory-budget.js';
 import type { RunPlan, RunRequest } from './request.js';
 import { buildResultDocument, type MeasuredCell } from './result-document.js';
 import { checkRunDrift, type RunCellsReport, runCells } from './run-cells.js';
-import { type Redactions, redactionNote, scrubResult } from './scrub.js';
+import { scrubAndTell } from './scrub.js';
 
 /** What a single run reads beyond its plan. */
 export interface SingleRunOptions {
@@ -110,8 +110,7 @@ export async function runSingle(
     cleanedUp = true;
     const cleanup = await removeRunKeys(session, cleanupSignal, hint());
     if (cleanup.error) log(cleanup.error);
-    const said: Redactions = new Set();
-    const doc = scrubResult(
+    const doc = scrubAndTell(
       buildResultDocument({
         runnerVersion,
         suite: planned.suite,
@@ -129,10 +128,8 @@ export async function runSingle(
         driftCheck: drift,
         cluster: session.cluster?.topology ?? null,
       }),
-      said,
+      log,
     );
-    const note = redactionNote(said);
-    if (note) log(note);
     return { doc, cleanup, failure, summaries, keyPrefix: session.prefix };
   } catch (err) {
     // The run failed outside a cell (the server's INFO, a reply past the limits): its keys go all the same.
