@@ -76,14 +76,14 @@ describe('bracketOf', () => {
 
 // The search's course (ramp, bisection, repeated ends) over scripted steps: each rate's outcomes in
 // the order they are asked for. No server: what is tested is what the search does with the steps.
-function scripted(outcomes: Record<number, boolean[]>) {
+function scripted(outcomes: Record<number, boolean[]>, capacity = 600) {
   const state = new SearchState();
   const asked: number[] = [];
   const run: SloStepRunner = async (rate) => {
     asked.push(rate);
     const left = outcomes[rate];
-    // A rate the script does not name: passes below the first scripted failure, fails above it.
-    const pass = left?.length ? left.shift()! : rate < 600;
+    // A rate the script does not name: passes below the server's capacity, fails above it.
+    const pass = left?.length ? left.shift()! : rate < capacity;
     const step = { offeredOpsPerSec: rate, pass, failures: pass ? [] : ['p50 140 ms > 20 ms'] } as SloStep;
     const judged = { step, clientLimited: false, disturbed: null, clientLate: null };
     state.record(judged, {} as CellResult);
@@ -132,6 +132,28 @@ describe('searchRates', () => {
     expect(s.outcome).toBe('server-disturbed');
     expect(s.reason).toMatch(/every rate up to 552 ops\/s passed every time it ran, but above it 576, 768/);
     expect(s.reason).toMatch(/the host's noise, not the server's capacity, decided those steps/);
+  });
+
+  it('a rate at capacity that passes, then fails: bisection goes on below it, to the resolution', async () => {
+    // The dear search of a CI run (slo-tracks-server), a capacity of about 2,980 ops/s: 3,020 passed,
+    // every rate bisected above it failed, and its repeat failed. The search stopped there and
+    // answered 1,510 (bracket 1,510-3,120), the last rate below that never failed.
+    const { state, run, asked } = scripted(
+      { 377: [true], 754: [true], 1510: [true, true], 3020: [true, false] },
+      2980,
+    );
+    await searchRates(state, run, 377);
+    const s = finish(state);
+    expect(asked.slice(0, 12)).toEqual([
+      377, 754, 1510, 3020, 6040, 4530, 3780, 3400, 3210, 3120, 3020, 3120,
+    ]);
+    expect(s.outcome).toBe('bracketed');
+    // Within 5% of the rate that went both ways, and never above a rate that ever failed.
+    expect(s.answerOpsPerSec).toBeGreaterThanOrEqual(3020 * 0.95);
+    expect(s.answerOpsPerSec).toBeLessThan(2980);
+    expect(s.bracket.failOpsPerSec).toBe(3120);
+    // The answer passed every time it ran, at least twice.
+    expect(asked.filter((r) => r === s.answerOpsPerSec).length).toBeGreaterThanOrEqual(2);
   });
 
   it('a clean server: ramp, bisection, both ends repeated once, bracketed', async () => {

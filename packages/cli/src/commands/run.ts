@@ -223,11 +223,11 @@ Throughput at a latency objective (--slo):
   doubling from a quarter of the probe's rate until one fails (or dividing by 4 while the first
   fails), then bisection of [last pass, first fail] to 5%, then both ends run again: the answer
   must pass every time and the upper end fail every time, and a rate that went both ways widens
-  the bracket (one step near capacity can pass or fail by chance). Each step has 0.5 s of warm-up and lasts
-  long enough for 100 replies beyond the strictest percentile (p99: 10,000 replies), from 1 s to a
-  tenth of the budget. The steps end within --slo-budget (60 s), counted from the probe's end (a
-  --preload comes before the probe). One line per step goes to stderr; the answer
-  reads "max 84,000 ops/s at p99<=1ms (bracket 80,000-88,000)". The result keeps every step (rates,
+  the bracket (one step near capacity can pass or fail by chance) and bisection goes on below
+  it. Each step has 0.5 s of warm-up and lasts long enough for 100 replies beyond the strictest
+  percentile (p99: 10,000 replies), from 1 s to a tenth of the budget. The steps end within
+  --slo-budget (60 s), counted from the probe's end (a --preload comes before the probe). One line
+  per step goes to stderr; the answer reads "max 84,000 ops/s at p99<=1ms (bracket 80,000-88,000)". The result keeps every step (rates,
   percentiles, histogram); a search without an answer says why: the client was the limit, the
   objective failed even at the lowest rate, the server was disturbed, or the budget ran out.
   It works with -c, -P, -d, -r, --ratio and custom commands; not with --rate, -n, --duration,

@@ -167,13 +167,21 @@ async function ramp(state: SearchState, run: Step, start: number, signal?: Abort
   }
 }
 
+/**
+ * Halves the gap between the answer and the rate above it: the upper end, or the lowest rate between
+ * them that passed and failed in turn. Below such a rate nothing has been tried, so the answer can
+ * still rise towards it; stopping at the gap instead left a 2x bracket when a rate at the server's
+ * capacity went both ways (CI: 3,020 ops/s passed, then failed, and the answer fell back to 1,510
+ * against a capacity of about 2,980).
+ */
 async function bisect(state: SearchState, run: Step, signal?: AbortSignal): Promise<void> {
   for (;;) {
     const pass = state.passOpsPerSec;
-    const fail = state.failOpsPerSec;
-    if (pass === null || fail === null || fail - pass <= RESOLUTION * pass) return;
-    const mid = niceRate((pass + fail) / 2);
-    if (mid <= pass || mid >= fail || state.mixedBetween(pass, fail)) return;
+    if (pass === null || state.failOpsPerSec === null) return;
+    const above = Math.min(state.failOpsPerSec, ...state.mixedAbove(pass));
+    if (above - pass <= RESOLUTION * pass) return;
+    const mid = niceRate((pass + above) / 2);
+    if (mid <= pass || mid >= above) return;
     if (signal?.aborted) return state.end('interrupted', 'the run was interrupted');
     const j = await run(mid);
     if (j === null || state.judge(j)) return;
@@ -185,8 +193,8 @@ async function bisect(state: SearchState, run: Step, signal?: AbortSignal): Prom
  * a few millisecond stalls more or fewer in its second; docs/BENCHMARKS.md). The answer must pass
  * every time and the upper end fail every time. A repeat that disagrees widens the bracket over that
  * rate (bracketOf): the answer gives way to the next pass below, the upper end to the next failure
- * above, and the new ends are run again in the next round. Bisection resumes only across a gap that
- * holds no such rate.
+ * above, and the new ends are run again in the next round. Bisection resumes between the answer and
+ * the lowest such rate, never across it.
  */
 async function confirm(state: SearchState, run: Step, signal?: AbortSignal): Promise<void> {
   for (let round = 0; round < CONFIRM_ROUNDS; round++) {
@@ -272,11 +280,6 @@ export class SearchState {
   timesRun(rate: number): number {
     const t = this.tally.get(rate);
     return t ? t.pass + t.fail : 0;
-  }
-
-  /** A rate strictly between these that both passed and failed: the gap is noise, not resolution. */
-  mixedBetween(low: number, high: number): boolean {
-    return this.mixedAbove(low).some((x) => x < high);
   }
 
   /** Rates above this one that passed and failed: the noise around the upper end. */
