@@ -45,6 +45,8 @@ if (values.help) {
   process.exit(0);
 }
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+// What the publishing service keys its kept result pages on (site/src/lib/build/frozen-pages.ts).
+env.REDIS_BENCHDB_SITE_TEMPLATE ||= (await import('./lib/template-version.mjs')).templateVersion();
 if (values.db) {
   const db = resolve(values.db);
   if (!existsSync(db)) {

@@ -64,6 +64,7 @@ export {
   similarResults,
 } from './queries/neighbours.js';
 export {
+  noiseDigests,
   type RepeatedCell,
   repeatedEnvironments,
   repeatedMedians,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cellsByWorkload,
   ingest,
+  noiseDigests,
   repeatedEnvironments,
   repeatedMedians,
   repeatedMediansPlan,
@@ -18,6 +19,32 @@ const env = suiteRun().environment.fingerprint;
 const [setFp, getFp] = suiteRun().cells.map((c) => c.workloadFingerprint) as [string, string];
 
 describe("an environment's repeated results", () => {
+  it("digests each result's noise evidence: a repeat in its environment changes it, another environment's does not (issue 42)", () => {
+    const db = vouchedDb();
+    const at = { now: NOW };
+    const first = ingest(db, body(variant(1)), at).id;
+    const elsewhere = ingest(
+      db,
+      body(
+        remeasured(
+          variant(7, (r) => (r.environment.fingerprint = `sha256:${'e'.repeat(64)}`)),
+          3,
+        ),
+      ),
+      at,
+    ).id;
+    const before = noiseDigests(db);
+    expect(noiseDigests(db)).toEqual(before); // the same database, the same digests
+    const repeat = ingest(db, body(remeasured(variant(2), 1.1)), at).id;
+    const after = noiseDigests(db);
+    expect(after.get(first)).not.toBe(before.get(first));
+    expect(after.get(repeat)).toBe(after.get(first));
+    expect(after.get(elsewhere)).toBe(before.get(elsewhere));
+    retract(db, signRetraction(repeat, key.privateKeyPem, NOW), at);
+    expect(noiseDigests(db).get(first)).toBe(before.get(first));
+    expect(noiseDigests(db).has(repeat)).toBe(false);
+  });
+
   it('gives each workload the medians of its unflagged cells, one per listed result that is not a copy', () => {
     const db = vouchedDb();
     const at = { now: NOW };

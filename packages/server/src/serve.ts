@@ -3,7 +3,7 @@ import { assignSigner, count, openDatabase, PROJECT_SIGNER, readSignerKeys } fro
 import { buildApp } from './app.js';
 import type { AppOptions } from './options.js';
 import { BackupSchedule } from './publish/backups.js';
-import { defaultSiteBuild } from './publish/default-build.js';
+import { defaultSiteBuild, defaultTemplateVersion } from './publish/default-build.js';
 import { PngOnRequest } from './publish/png-on-request.js';
 import { SiteBuilder } from './publish/site-builder.js';
 
@@ -91,11 +91,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw e;
   }
   const backups = backup ? new BackupSchedule(db, { ...backup, log }) : undefined;
-  if (site)
+  if (site) {
+    // The pages are made from the database and the site's templates: a change of either rebuilds.
+    const template = siteOptions?.build === undefined ? await defaultTemplateVersion() : null;
     site.fingerprint = () => {
       const c = count(db);
-      return `${c.results} results, ${c.retracted} retracted`;
+      return `${c.results} results, ${c.retracted} retracted${template ? `, templates ${template}` : ''}`;
     };
+  }
   const pngs = siteOptions ? pngOnRequest(siteOptions, log) : undefined;
   // The site's public address is the service's too: it serves the site on the same origin.
   const publicUrl = appOptions.publicUrl ?? siteOptions?.url;

@@ -61,3 +61,43 @@ export function repeatedMediansPlan(db: BenchDb): string {
     .map((r) => r.detail)
     .join('; ');
 }
+
+/**
+ * For each listed result, a digest of the evidence repeatedMedians() gives for its environment: what
+ * its compare.json reads of other results. A result's kept page (the site's frozen-pages.ts) is
+ * rendered again when it changes. Counts and sums, not the medians themselves: one pass over every
+ * environment, and any result that joins, leaves or turns outlier changes its environment's count.
+ */
+export function noiseDigests(db: BenchDb): Map<string, string> {
+  const standings = resultStandings(db);
+  // Integers and XOR, so that the digest does not depend on the order SQLite returns the rows in.
+  const byEnv = new Map<string, { n: number; sum: number; ids: number }>();
+  const rows = db.sqlite
+    .prepare<[], { env: string; resultId: string; ops: number }>(
+      `SELECT m.environment_fingerprint AS env, m.result_id AS resultId, m.ops_median AS ops
+         FROM cell_measurements m JOIN results r ON r.id = m.result_id
+        WHERE m.environment_fingerprint IS NOT NULL AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL
+          AND r.retracted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`,
+    )
+    .all();
+  for (const { env, resultId, ops } of rows) {
+    if (standings.get(resultId)?.status === 'outlier') continue;
+    const d = byEnv.get(env) ?? { n: 0, sum: 0, ids: 0 };
+    d.n++;
+    d.sum += Math.round(ops);
+    d.ids ^= Number.parseInt(resultId.slice(0, 8), 16);
+    byEnv.set(env, d);
+  }
+  const out = new Map<string, string>();
+  const envs = db.sqlite
+    .prepare<[], { id: string; env: string | null }>(
+      'SELECT id, environment_fingerprint AS env FROM results WHERE retracted_at IS NULL',
+    )
+    .all();
+  for (const { id, env } of envs) {
+    const d = env === null ? undefined : byEnv.get(env);
+    out.set(id, d ? `${d.n}:${d.sum}:${d.ids}` : '-');
+  }
+  return out;
+}

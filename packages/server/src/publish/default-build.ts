@@ -12,3 +12,16 @@ export function defaultSiteBuild(): string[] | null {
   // rather than one file per build in the state folder of the service's user.
   return existsSync(script) ? [process.execPath, script, '--verbose'] : null;
 }
+
+/**
+ * The site's template version when the repository's own build is used (scripts/lib/template-version.mjs):
+ * part of what a build is made from, so a service upgraded in place renders its kept pages again at its
+ * start, not at the next submission. Null where the script is not (a --site-build of the operator's).
+ */
+export async function defaultTemplateVersion(): Promise<string | null> {
+  const lib = new URL('../../../../scripts/lib/template-version.mjs', import.meta.url);
+  if (!existsSync(fileURLToPath(lib))) return null;
+  const { templateVersion } = (await import(lib.href)) as { templateVersion: () => string };
+  // The same override the site build takes (scripts/site-build.mjs).
+  return process.env.REDIS_BENCHDB_SITE_TEMPLATE || templateVersion();
+}

@@ -13,14 +13,16 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KeptPages } from './kept-pages.js';
 
 /** Runs a build and ends it when the service ends, even by SIGKILL (build-watchdog.ts). */
 const WATCHDOG = fileURLToPath(new URL('./build-watchdog.js', import.meta.url));
 
 export interface SiteBuilderOptions {
   /**
-   * Where builds go: `builds/<n>/` each, `current` a symlink to the one served, `build.log` the last
-   * build's log, `failed-build.log` the last failed one's. Only `builds/<n>/` is ever served.
+   * Where builds go: `builds/<n>/` each, `current` a symlink to the one served, `pages/` the result
+   * pages kept between builds (kept-pages.ts), `build.log` the last build's log, `failed-build.log` the
+   * last failed one's. Only `builds/<n>/` and `pages/` are ever served.
    */
   siteDir: string;
   /**
@@ -77,8 +79,12 @@ export class SiteBuilder {
   private siteUrl = '';
   /** What the database holds now, as a string: a build is skipped when the site served was built from the same. */
   fingerprint: () => string = () => '';
+  /** Result pages rendered once and kept: a build renders only new ones and those whose key changed. */
+  readonly kept: KeptPages;
 
-  constructor(private readonly o: SiteBuilderOptions) {}
+  constructor(private readonly o: SiteBuilderOptions) {
+    this.kept = new KeptPages(join(o.siteDir, 'pages'));
+  }
 
   /**
    * Serve the site already built in siteDir, if any. Called before the service listens, so that its
@@ -93,6 +99,7 @@ export class SiteBuilder {
       this.lastBuildAt = Date.parse(marker.builtAt);
       this.lastBuildMs = marker.durationMs;
     }
+    await this.kept.load(this.root);
   }
 
   /**
@@ -226,6 +233,7 @@ export class SiteBuilder {
       REDIS_BENCHDB_SITE_PNG: process.env.REDIS_BENCHDB_SITE_PNG || 'on-request',
       REDIS_BENCHDB_OPEN_DATA_CACHE:
         process.env.REDIS_BENCHDB_OPEN_DATA_CACHE || join(this.o.siteDir, 'open-data'),
+      REDIS_BENCHDB_KEPT_PAGES: this.kept.keysFile,
       REDIS_BENCHDB_DB: this.o.dbPath,
       REDIS_BENCHDB_SITE_OUT: out,
       REDIS_BENCHDB_SITE_URL: this.siteUrl,
@@ -251,6 +259,8 @@ export class SiteBuilder {
     const durationMs = Date.now() - startedAt;
     const marker: BuildMarker = { fingerprint, builtAt: new Date().toISOString(), durationMs };
     await writeFile(join(out, MARKER), JSON.stringify(marker));
+    // The result pages it rendered move to the kept pages before it is served, which answers the rest.
+    await this.kept.absorb(out);
     const dir = join(this.o.siteDir, 'builds', name);
     await rename(out, dir);
     // rename() over the old link is atomic: a reader finds the old site or the new one, never neither.
@@ -264,6 +274,7 @@ export class SiteBuilder {
     this.lastBuildAt = Date.parse(marker.builtAt);
     this.lastBuildMs = durationMs;
     this.lastFailure = null;
+    await this.kept.swapped(dir);
     this.o.log(`site: built in ${(durationMs / 1000).toFixed(1)} s; serving ${dir}`);
     // The previous site stays one more build: a request may be reading its files now. Only a
     // finished build of ours (its marker in it) is removed: --site-dir may name a folder with more.

@@ -14,6 +14,8 @@ export const SITE_ROUTE = '/*';
 
 /** A result page: `/results/<id>/` (db's resultPagePath). */
 const RESULT_PAGE = /^\/results\/([0-9a-f]{64})\/(?:index\.html)?$/;
+/** A result page's address without its slash. */
+const RESULT_DIR = /^\/results\/[0-9a-f]{64}$/;
 
 /**
  * The built site, on the service's own origin: every GET outside /api/ is a file of the site served
@@ -46,14 +48,23 @@ export async function siteRoutes(
     const file = root === null ? null : await existingFile(root, path);
     if (file === 'directory') return reply.redirect(`${path}/`, 301);
     if (root !== null && file !== null) return reply.sendFile(file, root);
+    // A result page kept from an earlier build (kept-pages.ts): the build's folder has only the new ones.
+    const kept = root === null ? null : await site.kept.find(path);
+    if (kept !== null) return reply.sendFile(kept.file, kept.root);
+    if (root !== null && RESULT_DIR.test(path) && (await site.kept.find(`${path}/`)) !== null)
+      return reply.redirect(`${path}/`, 301);
     if (root !== null && pngs && path.endsWith('.png')) {
       // The wait for a drawing is the service's own, bounded (png-on-request.ts): the socket's idle
       // timer must not cut it off with no answer, as it did under bursts. It runs again for the reply.
       const socket = request.raw.socket;
       socket.setTimeout(0);
       let cached: string | null;
+      // A kept page's chart is drawn from its SVG in the kept pages' folder.
+      const svg = await site.kept.find(path.replace(/\.png$/, '.svg'));
       try {
-        cached = await pngs.png(root, path);
+        cached = svg
+          ? await pngs.png(svg.root, svg.file.replace(/\.svg$/, '.png'))
+          : await pngs.png(root, path);
       } finally {
         socket.setTimeout(idleTimeoutMs);
       }
