@@ -7,6 +7,7 @@ import { renderPngs } from './png.mjs';
 import { pngModeFromEnv } from './png-mode.mjs';
 
 const STAGE_ENV = 'REDIS_BENCHDB_SITE_STAGE';
+const onlyResultPages = () => process.env.REDIS_BENCHDB_SITE_ONLY === 'results';
 const SVGS = '__redisBenchdbStagedSvgs';
 const WORKER_ENV = 'REDIS_BENCHDB_SITE_WORKER';
 // Pages left out of the build (src/lib/build/build-report.ts pushes them here as they render).
@@ -58,7 +59,9 @@ export default function artefacts() {
         globalThis[SVGS] = [];
         globalThis[SKIPPED] = [];
         rmSync(openDataDir(), { recursive: true, force: true });
-        openData = startOpenData(openDataDir());
+        // A build of new result pages alone (the publishing service's first step) leaves the open data
+        // to the full build that follows it (src/lib/build/frozen-pages.ts).
+        openData = onlyResultPages() ? null : startOpenData(openDataDir());
       },
       'astro:build:done': async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
@@ -68,15 +71,17 @@ export default function artefacts() {
         rmSync(process.env[WORKER_ENV], { force: true });
         delete process.env[WORKER_ENV];
         let t0 = performance.now();
-        const { results, seconds, reused, partsWritten } = await openData;
-        mkdirSync(`${out}data`, { recursive: true });
-        // The monthly parts, their index and the SQLite snapshot (open-data.mjs).
-        if (existsSync(openDataDir()))
-          for (const f of readdirSync(openDataDir())) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
-        rmSync(openDataDir(), { recursive: true, force: true });
-        logger.info(
-          `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : `written (${partsWritten} monthly part(s) and the snapshot; the other parts linked from the cache)`}, beside the pages (waited ${secs(t0)} for it)`,
-        );
+        if (openData !== null) {
+          const { results, seconds, reused, partsWritten } = await openData;
+          mkdirSync(`${out}data`, { recursive: true });
+          // The monthly parts, their index and the SQLite snapshot (open-data.mjs).
+          if (existsSync(openDataDir()))
+            for (const f of readdirSync(openDataDir())) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
+          rmSync(openDataDir(), { recursive: true, force: true });
+          logger.info(
+            `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : `written (${partsWritten} monthly part(s) and the snapshot; the other parts linked from the cache)`}, beside the pages (waited ${secs(t0)} for it)`,
+          );
+        }
         t0 = performance.now();
         const report = { skippedPages: globalThis[SKIPPED] ?? [], failedPngs: [] };
         // on-request: the publishing service draws each PNG when first asked. none: only the site's

@@ -2,7 +2,7 @@
 // site build (Astro, scripts/site-build.mjs), a new result's build renders its page and no other
 // result's, whose files stay the very same (inode and mtime); the kept pages are served, a retracted
 // result's goes, and a new template (an upgrade) renders every page again at the service's start.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRetraction } from '@redis-benchdb/db';
@@ -31,10 +31,14 @@ async function built(url: string, after: string | null): Promise<Health> {
   }
 }
 
-/** Result pages the last build rendered, from its log (Astro names each page it writes). */
-function renderedIn(siteDir: string): string[] {
-  const log = readFileSync(join(siteDir, 'build.log'), 'utf8');
-  return [...log.matchAll(/\/results\/([0-9a-f]{64})\/index\.html/g)].map((m) => m[1]!);
+/**
+ * Result pages the last build rendered, from its log (Astro names each page it writes): the whole
+ * site's (build.log), or the one of new result pages alone that comes first (pages-build.log).
+ */
+function renderedIn(siteDir: string, log = 'build.log'): string[] {
+  if (!existsSync(join(siteDir, log))) return [];
+  const text = readFileSync(join(siteDir, log), 'utf8');
+  return [...text.matchAll(/\/results\/([0-9a-f]{64})\/index\.html/g)].map((m) => m[1]!);
 }
 
 const keptFile = (siteDir: string, id: string) => {
@@ -58,13 +62,29 @@ describe('kept result pages', () => {
     for (const body of [a!, b!])
       ids.push(((await post(`${service.url}/api/v1/results`, body)).json as { id: string }).id);
     h = await built(service.url, h.lastBuildAt);
-    expect(new Set(renderedIn(siteDir))).toEqual(new Set(ids));
+    expect(new Set(renderedIn(siteDir, 'pages-build.log'))).toEqual(new Set(ids));
+    expect(renderedIn(siteDir)).toEqual([]);
     const before = ids.map((id) => statSync(keptFile(siteDir, id)));
+    // A result page names its workloads' explorer views from the explorer's catalog alone when it is
+    // rendered without the rest of the site (explore-data.ts explorerCatalog): the same addresses as in
+    // the whole site's build, checked after the upgrade below.
+    const explorerLinks = async (id: string) =>
+      [...(await request(`${service.url}/results/${id}/`)).text.matchAll(/href="(\/explore\/[^"]*)"/g)].map(
+        (m) => m[1],
+      );
+    const alone = await explorerLinks(ids[0]!);
+    expect(alone.length).toBeGreaterThan(0);
 
     const third = ((await post(`${service.url}/api/v1/results`, c!)).json as { id: string }).id;
     h = await built(service.url, h.lastBuildAt);
-    // Only its page was rendered; the others' files are the same files, untouched.
-    expect(renderedIn(siteDir)).toEqual([third]);
+    // Only its page was rendered, by a build of it alone that came first and was served before the
+    // whole site's build (which rendered no result page); the others' files are the same files.
+    expect(renderedIn(siteDir, 'pages-build.log')).toEqual([third]);
+    expect(renderedIn(siteDir)).toEqual([]);
+    const log = service.stderr();
+    const live = log.indexOf('site: 1 new result page(s) live');
+    expect(live).toBeGreaterThan(-1);
+    expect(log.indexOf('site: built in', live)).toBeGreaterThan(live);
     ids.forEach((id, i) => {
       const now = statSync(keptFile(siteDir, id));
       expect({ ino: now.ino, mtime: now.mtimeMs }, id).toEqual({
@@ -90,6 +110,7 @@ describe('kept result pages', () => {
       (await post(`${service.url}/api/v1/results/${third}/retract`, JSON.stringify(retraction))).status,
     ).toBe(200);
     h = await built(service.url, h.lastBuildAt);
+    expect(renderedIn(siteDir, 'pages-build.log')).toEqual([]);
     expect(renderedIn(siteDir)).toEqual([]);
     expect((await request(`${service.url}/results/${third}/`)).status).toBe(404);
     expect((await request(`${service.url}/results/${ids[0]}/`)).status).toBe(200);
@@ -100,8 +121,11 @@ describe('kept result pages', () => {
     service = await spawnService(dbPath, args, { env: { REDIS_BENCHDB_SITE_TEMPLATE: 'next-version' } });
     expect((await request(`${service.url}/results/${ids[0]}/`)).status).toBe(200);
     h = await built(service.url, h.lastBuildAt);
+    // Under new templates a build of result pages alone renders none: the whole site's build does.
+    expect(renderedIn(siteDir, 'pages-build.log')).toEqual([]);
     expect(new Set(renderedIn(siteDir))).toEqual(new Set(ids));
     expect(keptFile(siteDir, ids[0]!)).toContain('/pages/next-version/');
     for (const id of ids) expect((await request(`${service.url}/results/${id}/`)).status).toBe(200);
+    expect(await explorerLinks(ids[0]!)).toEqual(alone);
   });
 });

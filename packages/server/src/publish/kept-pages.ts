@@ -55,10 +55,11 @@ export class KeptPages {
    * Move the result pages a finished build rendered into the store, before its folder is served. A
    * build that wrote no keys (another site command, --site-build) keeps every page in its own folder.
    */
-  async absorb(out: string): Promise<void> {
+  async absorb(out: string): Promise<number> {
     const built = await readKeys(join(out, BUILD_KEYS));
-    if (built === null) return;
+    if (built === null) return 0;
     const kept = (await readKeys(this.keysFile)) ?? { template: built.template, keys: {} };
+    let moved = 0;
     const keys: Record<string, string> = kept.template === built.template ? kept.keys : {};
     const layer = join(this.dir, built.template);
     await mkdir(layer, { recursive: true });
@@ -78,7 +79,11 @@ export class KeptPages {
       await rename(`${link}.new`, link);
       if (before !== null && before !== target) this.replaced.push(join(layer, before));
       keys[id] = key;
+      moved++;
     }
+    // A build of result pages alone under new templates renders none (frozen-pages.ts): the kept
+    // pages stay those of the templates served until the whole site's build.
+    if (moved === 0 && kept.template !== built.template) return 0;
     // Only pages that are here and current: a retracted result's key goes, and its page after the swap.
     const next: PageKeys = {
       template: built.template,
@@ -86,6 +91,19 @@ export class KeptPages {
     };
     await writeFile(`${this.keysFile}.new`, JSON.stringify(next));
     await rename(`${this.keysFile}.new`, this.keysFile);
+    return moved;
+  }
+
+  /** Whether a site is served whose result pages are kept here: then new ones can be added alone. */
+  get serving(): boolean {
+    return this.served !== null;
+  }
+
+  /** Serve the pages kept under the templates served now: those just absorbed from a build of result pages alone. */
+  async servePages(): Promise<void> {
+    const kept = await readKeys(this.keysFile);
+    if (kept === null || this.served === null || kept.template !== this.served.template) return;
+    for (const id of Object.keys(kept.keys)) this.served.live.add(id);
   }
 
   /** The build in `root` is served now: answer from its keys, and clear what no reader needs. */

@@ -69,7 +69,9 @@ export class SiteBuilder {
   root: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
-  private running: { child: ChildProcess; startedAt: number; done: Promise<void> } | null = null;
+  private running: { child: ChildProcess | null; startedAt: number; done: Promise<void> } | null = null;
+  /** How long the last build of new result pages alone took, to their being served. */
+  private lastPagesMs: number | null = null;
   private again = false;
   private closed = false;
   private builtFingerprint: string | null = null;
@@ -149,7 +151,8 @@ export class SiteBuilder {
    * null when no build is under way or due, or no build has finished yet to go by.
    */
   expectedAt(receivedAt: number): number | null {
-    const took = this.lastBuildMs;
+    // A page is live after the build of new result pages alone, when there is one (buildResultPages).
+    const took = this.kept.serving && this.lastPagesMs !== null ? this.lastPagesMs : this.lastBuildMs;
     if (took === null) return null;
     if (this.running) {
       const end = this.running.startedAt + took;
@@ -169,11 +172,13 @@ export class SiteBuilder {
     const running = this.running;
     if (running) {
       // The build's whole process group (its watchdog's: detached), Astro and its helpers included.
-      try {
-        process.kill(-running.child.pid!, 'SIGTERM');
-      } catch {
-        running.child.kill('SIGTERM');
-      }
+      const child = running.child;
+      if (child)
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
       await running.done;
     }
   }
@@ -185,16 +190,72 @@ export class SiteBuilder {
       return;
     }
     const startedAt = Date.now();
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    this.running = { child: null, startedAt, done };
+    try {
+      // The new result pages first, alone, served as soon as they are kept: a submitter's page does
+      // not wait for every list, version and explorer page to be rendered again (issue 42).
+      if (this.kept.serving) await this.buildResultPages(startedAt);
+      if (!this.closed) await this.buildSite(fingerprint, startedAt);
+    } finally {
+      this.running = null;
+      settle();
+    }
+    if (this.again && !this.closed) {
+      this.again = false;
+      this.request();
+    }
+  }
+
+  /** A build of the result pages not kept yet, alone (REDIS_BENCHDB_SITE_ONLY=results), into the kept pages. */
+  private async buildResultPages(startedAt: number): Promise<void> {
+    const out = join(this.o.siteDir, 'builds', `${startedAt}.pages.partial`);
+    const logPath = join(this.o.siteDir, 'pages-build.log');
+    const ended = await this.runBuild(out, logPath, { REDIS_BENCHDB_SITE_ONLY: 'results' });
+    try {
+      if (ended.reason !== null) {
+        // The full build that follows renders them too, and says why if it fails as well.
+        this.o.log(`site: the result pages' build failed (${ended.reason}); the whole site's build follows`);
+        return;
+      }
+      const kept = await this.kept.absorb(out);
+      await this.kept.servePages();
+      this.lastPagesMs = Date.now() - startedAt;
+      this.o.log(`site: ${kept} new result page(s) live in ${(this.lastPagesMs / 1000).toFixed(1)} s`);
+    } catch (e) {
+      this.o.log(
+        `site: the new result pages could not be kept (${(e as Error).message}); the whole site's build follows`,
+      );
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }
+
+  private async buildSite(fingerprint: string, startedAt: number): Promise<void> {
     const name = String(startedAt);
     const out = join(this.o.siteDir, 'builds', `${name}.partial`);
     const logPath = join(this.o.siteDir, 'build.log');
     this.o.log(`site: building into ${out} (log: ${logPath})`);
-    let settle!: () => void;
-    const done = new Promise<void>((r) => (settle = r));
-    const child = this.spawn(out, logPath);
-    this.running = { child, startedAt, done };
+    const ended = await this.runBuild(out, logPath, {});
+    try {
+      if (ended.reason === null) await this.swapIn(out, name, fingerprint, startedAt);
+      else await this.failed(out, logPath, ended.reason, ended.detail);
+    } catch (e) {
+      await this.failed(out, logPath, 'the built site could not be put in place', (e as Error).message);
+    }
+  }
+
+  /** Run the build command into `out`; the reason it failed in a few fixed words, or null. */
+  private runBuild(
+    out: string,
+    logPath: string,
+    env: Record<string, string>,
+  ): Promise<{ reason: string | null; detail?: string }> {
+    const child = this.spawn(out, logPath, env);
+    this.running!.child = child;
     // The reasons are fixed words for health; the details (an error's message) go to the operator's log.
-    const ended = await new Promise<{ reason: string | null; detail?: string }>((resolve) => {
+    return new Promise((resolve) => {
       child.once('error', (e) => resolve({ reason: 'the site build could not start', detail: e.message }));
       // 'exit', not 'close': a grandchild that outlives the build (esbuild's service) may hold its pipes.
       child.once('exit', (exitCode, signal) =>
@@ -210,24 +271,12 @@ export class SiteBuilder {
         }),
       );
     });
-    try {
-      if (ended.reason === null) await this.swapIn(out, name, fingerprint, startedAt);
-      else await this.failed(out, logPath, ended.reason, ended.detail);
-    } catch (e) {
-      await this.failed(out, logPath, 'the built site could not be put in place', (e as Error).message);
-    } finally {
-      this.running = null;
-      settle();
-    }
-    if (this.again && !this.closed) {
-      this.again = false;
-      this.request();
-    }
   }
 
-  private spawn(out: string, logPath: string): ChildProcess {
+  private spawn(out: string, logPath: string, extra: Record<string, string>): ChildProcess {
     const env = {
       ...process.env,
+      ...extra,
       // PNGs are drawn by the service when asked for (png-on-request.ts), not all at each build; the open
       // data is kept between builds, and rewritten only when the database changed (site/integration).
       REDIS_BENCHDB_SITE_PNG: process.env.REDIS_BENCHDB_SITE_PNG || 'on-request',

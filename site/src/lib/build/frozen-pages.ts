@@ -18,6 +18,18 @@ import { stageFile } from './stage.js';
 export const TEMPLATE_ENV = 'REDIS_BENCHDB_SITE_TEMPLATE';
 /** A JSON file of the pages kept: `{ template, keys: { id: key } }`. Unset: every page is rendered. */
 export const KEPT_ENV = 'REDIS_BENCHDB_KEPT_PAGES';
+/**
+ * `results`: a build of the new result pages alone (the publishing service's first step after a
+ * submission, so a page is live in seconds whatever the database's size); every other page returns
+ * notInThisBuild() and is left to the full build that follows.
+ */
+export const ONLY_ENV = 'REDIS_BENCHDB_SITE_ONLY';
+export const onlyResultPages = (): boolean => process.env[ONLY_ENV] === 'results';
+/** What a page other than a result's returns in a build of result pages alone: Astro writes no file for an empty body. */
+export function notInThisBuild(): Response {
+  return new Response(null, { status: 204 });
+}
+
 /** Where a build writes every live result's key (a dot file: the service never serves it). */
 export const PAGE_KEYS_FILE = '/.redis-benchdb-page-keys.json';
 
@@ -72,7 +84,10 @@ export function resultsToRender(): SiteResultRow[] {
   const kept = keptPages();
   chosen =
     kept === null || kept.template !== template
-      ? allResults()
+      ? // New templates: every page, but in the whole site's build, never in one of result pages alone.
+        onlyResultPages()
+        ? []
+        : allResults()
       : allResults().filter((r) => kept.keys[r.id] !== keys[r.id]);
   return chosen;
 }
