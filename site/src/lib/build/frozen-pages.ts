@@ -74,23 +74,38 @@ let chosen: SiteResultRow[] | null = null;
 /**
  * The results whose pages this build renders: all of them, or, given the pages kept, those not kept
  * or kept under another key. Writes every live result's key beside the pages, once.
+ *
+ * A build of result pages alone renders only results that have no page kept at all, and computes no
+ * key: a new page is written under a placeholder key, which the whole site's build that follows finds
+ * changed and renders again with the others whose key changed (a new result can change the standing or
+ * the noise of others). Keys read every result's standing and its environment's noise: seconds at tens
+ * of thousands of results, which a submitter's page need not wait for.
  */
 export function resultsToRender(): SiteResultRow[] {
   if (chosen) return chosen;
   const template = templateVersion();
+  const kept = keptPages();
+  if (onlyResultPages()) {
+    // New templates: every page, but in the whole site's build, never in one of result pages alone.
+    chosen =
+      kept === null || kept.template !== template ? [] : allResults().filter((r) => !(r.id in kept.keys));
+    const keys = { ...kept?.keys };
+    for (const r of chosen) keys[r.id] = NOT_KEYED;
+    stageFile(PAGE_KEYS_FILE, JSON.stringify({ template, keys } satisfies PageKeys));
+    return chosen;
+  }
   const keys: Record<string, string> = {};
   for (const r of allResults()) keys[r.id] = pageKey(r, template);
   stageFile(PAGE_KEYS_FILE, JSON.stringify({ template, keys } satisfies PageKeys));
-  const kept = keptPages();
   chosen =
     kept === null || kept.template !== template
-      ? // New templates: every page, but in the whole site's build, never in one of result pages alone.
-        onlyResultPages()
-        ? []
-        : allResults()
+      ? allResults()
       : allResults().filter((r) => kept.keys[r.id] !== keys[r.id]);
   return chosen;
 }
+
+/** The key of a page rendered by a build of result pages alone: never a real key (16 hex digits). */
+const NOT_KEYED = 'new';
 
 function keptPages(): PageKeys | null {
   const file = process.env[KEPT_ENV];
