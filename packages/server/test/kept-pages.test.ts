@@ -100,6 +100,13 @@ describe('kept result pages', () => {
       expect(page.text).toMatch(new RegExp(`result <code[^>]*>${id}</code>`));
       // A kept page's other files are served too, and its address without the slash is sent to it.
       expect((await request(`${service.url}/results/${id}/raw.json`)).status).toBe(200);
+      // Its card is drawn from the kept SVG when first asked for (png-on-request.ts).
+      const card = await fetch(`${service.url}/results/${id}/og.png`);
+      expect({ status: card.status, type: card.headers.get('content-type') }).toEqual({
+        status: 200,
+        type: 'image/png',
+      });
+      await card.arrayBuffer();
       const bare = await request(`${service.url}/results/${id}`, { redirect: 'manual' });
       expect(bare.headers.get('location')).toBe(`/results/${id}/`);
     }

@@ -35,7 +35,7 @@ interface PageKeys {
 export class KeptPages {
   /** What the site served now reads: its template's folder, and the results it holds live. */
   private served: { template: string; live: Set<string> } | null = null;
-  /** Folders replaced in the last build: removed after the next one, when no reader can be in them. */
+  /** Folders replaced by a build: removed once it is served, when requests go to their successors. */
   private replaced: string[] = [];
 
   constructor(readonly dir: string) {}
