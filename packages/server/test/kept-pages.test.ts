@@ -75,6 +75,10 @@ describe('kept result pages', () => {
         (m) => m[1],
       );
     const alone = await explorerLinks(ids[0]!);
+    // Kept, a page's ranks would grow stale unsaid: it says the day they are of.
+    expect((await request(`${service.url}/results/${ids[0]}/`)).text).toMatch(
+      /Ranks and similar results as of this page's build, built on \d{4}-\d\d-\d\d/,
+    );
     expect(alone.length).toBeGreaterThan(0);
 
     const third = ((await post(`${service.url}/api/v1/results`, c!)).json as { id: string }).id;

@@ -59,16 +59,6 @@ export function pageKey(row: SiteResultRow, template = templateVersion()): strin
     .slice(0, 16);
 }
 
-let newest: string | null = null;
-/** When the newest result was stored: what a kept page's ranks are as of. */
-export function newestReceived(): string {
-  if (newest === null) {
-    newest = '';
-    for (const r of allResults()) if (r.receivedAt > newest) newest = r.receivedAt;
-  }
-  return newest;
-}
-
 let chosen: SiteResultRow[] | null = null;
 
 /**
