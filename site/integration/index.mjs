@@ -76,7 +76,8 @@ export default function artefacts() {
           mkdirSync(`${out}data`, { recursive: true });
           // The monthly parts, their index and the SQLite snapshot (open-data.mjs).
           if (existsSync(openDataDir()))
-            for (const f of readdirSync(openDataDir())) renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
+            for (const f of readdirSync(openDataDir()))
+              renameSync(`${openDataDir()}/${f}`, `${out}data/${f}`);
           rmSync(openDataDir(), { recursive: true, force: true });
           logger.info(
             `open data: ${results} results in ${seconds.toFixed(1)} s, ${reused ? 'linked from its cache (the database is unchanged)' : `written (${partsWritten} monthly part(s) and the snapshot; the other parts linked from the cache)`}, beside the pages (waited ${secs(t0)} for it)`,
