@@ -67,9 +67,7 @@ describe('kept result pages', () => {
     expect(new Set(renderedIn(siteDir, 'pages-build.log'))).toEqual(new Set(ids));
     expect(new Set(renderedIn(siteDir))).toEqual(new Set(ids));
     const before = ids.map((id) => statSync(keptFile(siteDir, id)));
-    // A result page names its workloads' explorer views from the explorer's catalog alone when it is
-    // rendered without the rest of the site (explore-data.ts explorerCatalog): the same addresses as in
-    // the whole site's build, checked after the upgrade below.
+    // The explorer views a kept page links to: the same again when every page is rendered anew below.
     const explorerLinks = async (id: string) =>
       [...(await request(`${service.url}/results/${id}/`)).text.matchAll(/href="(\/explore\/[^"]*)"/g)].map(
         (m) => m[1],

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   iterateWorkloadCells,
   type SiteResultRow,
@@ -6,6 +8,7 @@ import {
   workloadDefinition,
 } from '@redis-benchdb/db';
 import { median, type PairedEvidence } from '@redis-benchdb/result';
+import { onlyResultPages } from '../build/frozen-pages.js';
 import { stageFile } from '../build/stage.js';
 import { cellsChart } from '../charts/cells.js';
 import { groupEvidence, type SideCell, sideOf } from '../compare/pair-evidence.js';
@@ -65,8 +68,23 @@ let light: WorkloadEntry[] | null = null;
  */
 export function explorerCatalog(): WorkloadEntry[] {
   if (built) return built.catalog;
-  light ??= named(walk(false)).entries.map((w) => w.entry);
+  light ??= servedCatalog() ?? named(walk(false)).entries.map((w) => w.entry);
   return light;
+}
+
+/**
+ * The catalog of the site served now, which a build of result pages alone is given
+ * (REDIS_BENCHDB_SERVED_SITE): walking every cell takes tens of seconds at 50,000 results. A workload
+ * it lacks gets no link until the whole site's build that follows, which renders the page again.
+ */
+function servedCatalog(): WorkloadEntry[] | null {
+  const root = process.env.REDIS_BENCHDB_SERVED_SITE;
+  if (!onlyResultPages() || !root) return null;
+  try {
+    return JSON.parse(readFileSync(join(root, EXPLORE_PATHS.catalog), 'utf8')) as WorkloadEntry[];
+  } catch {
+    return null;
+  }
 }
 
 interface Walked {
