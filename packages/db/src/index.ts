@@ -160,7 +160,7 @@ export {
   resultRanks,
 } from './ranking/headline-ranks.js';
 export { RankIndex } from './ranking/rank-index.js';
-export { heldResults, resultStandings, standingOf } from './ranking/standing.js';
+export { heldResults, resultStandings, standingOf, standingsOfResults } from './ranking/standing.js';
 export { type RestoreOutcome, restoreDatabase } from './restore/restore.js';
 export { RestoreError, type RestoreErrorCode } from './restore/restore-error.js';
 export {

@@ -8,12 +8,14 @@ import {
   cohort,
   heldResults,
   ingest,
+  openDatabase,
   PROJECT_SIGNER,
   RankIndex,
   rankIn,
   resultRanks,
   resultStandings,
   standingOf,
+  standingsOfResults,
 } from '../src/index.js';
 import { body, fingerprintOf, key, NOW, suiteRun, tempDb, tempPath, variant } from './fixtures.js';
 
@@ -47,6 +49,23 @@ const ranksOf = (db: BenchDb, ids: readonly string[]) =>
   ids.map((id) => resultRanks(db, id, { sameCpu: true }));
 
 describe('corroboration in the database', () => {
+  it("judges named results within their kinds alone as every result's standings do (issue 42: one page's build)", () => {
+    const { db, project } = anchored();
+    const forged = store(db, 1.5, generateSigningKey());
+    const honest = store(db, 1.01, generateSigningKey());
+    const lone = store(db, 1, generateSigningKey(), cpu('Lone CPU 9000'));
+    const all = resultStandings(db);
+    // A second connection, as a build's page worker has: no standings read yet, so only those kinds are.
+    const reader = openDatabase(db.path, { readonly: true });
+    try {
+      const some = standingsOfResults(reader, [forged, lone]);
+      for (const id of [forged, lone, honest, ...project]) expect(some.get(id), id).toEqual(all.get(id));
+      expect([forged, lone].map((id) => some.get(id)?.status)).toEqual(['outlier', 'provisional']);
+    } finally {
+      reader.close();
+    }
+  });
+
   it("holds a fresh key's x1.5 copy out of every cohort: no other rank moves, its own rank says it is an outlier", () => {
     const { db, project } = anchored();
     const before = ranksOf(db, project);

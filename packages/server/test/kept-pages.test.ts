@@ -99,6 +99,9 @@ describe('kept result pages', () => {
     for (const id of [...ids, third]) {
       const page = await request(`${service.url}/results/${id}/`);
       expect(page.status, id).toBe(200);
+      // Rendered again by the whole site's build: its ranks are counted, no longer "being counted".
+      expect(page.text).not.toContain('rank-later');
+      expect(page.text).toContain('Ranks and similar results as of');
       expect(page.text).toMatch(new RegExp(`result <code[^>]*>${id}</code>`));
       // A kept page's other files are served too, and its address without the slash is sent to it.
       expect((await request(`${service.url}/results/${id}/raw.json`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { BenchDb } from '../database/open.js';
 import { DISPUTED_R } from '../database/result-sql.js';
-import { resultStandings } from '../ranking/standing.js';
+import { resultStandings, standingsOfResults } from '../ranking/standing.js';
 
 /** One workload's repeated medians in one environment, and the label its cells go by. */
 export interface RepeatedCell {
@@ -22,7 +22,7 @@ export function repeatedMedians(db: BenchDb, environmentFingerprint: string): Ma
   // An outlier (ranking/standing.ts) is no evidence of the noise: forged repeats of an environment,
   // far from its kind's admitted results, would widen its band and silence its verdicts. A merely
   // provisional result (nobody has vouched for it yet, as for any run of a new kind) still counts.
-  const standings = resultStandings(db);
+  const standings = standingsOfResults(db, new Set(rows.map((r) => r.resultId)));
   const byWorkload = new Map<string, RepeatedCell>();
   for (const { resultId, fp, label, ops } of rows) {
     if (standings.get(resultId)?.status === 'outlier') continue;

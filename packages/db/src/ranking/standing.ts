@@ -108,6 +108,29 @@ export function refreshStandingsAfterStoring(db: BenchDb, resultId: string): voi
   cache.set(db, { version: changeStamp(db), standings });
 }
 
+/**
+ * The standings of the results named: read with every result's when those are read already, else
+ * judged within their own machine kinds and configurations alone, which is where a result is judged
+ * (corroboration.ts; refreshStandingsAfterStoring). One new result's page and its environment's noise
+ * then read a few hundred results' cells, not every result's (11 s at 50,000 results).
+ */
+export function standingsOfResults(db: BenchDb, ids: Iterable<string>): Map<string, Standing> {
+  const had = cache.get(db);
+  if (had && had.version === changeStamp(db)) return had.standings;
+  const kindOf = db.sqlite.prepare<[string], { m: string; c: string }>(
+    "SELECT coalesce(machine_key, '') AS m, coalesce(config_key, '') AS c FROM results WHERE id = ?",
+  );
+  const kinds = new Map<string, { m: string; c: string }>();
+  for (const id of ids) {
+    const k = kindOf.get(id);
+    if (k) kinds.set(`${k.m}\0${k.c}`, k);
+  }
+  const out = new Map<string, Standing>();
+  for (const k of kinds.values())
+    for (const [id, s] of corroborate(inputsOf(db, { all: 0, ...k }))) out.set(id, s);
+  return out;
+}
+
 const heldJson = new WeakMap<Map<string, Standing>, string>();
 
 /** The ids of the results no summary may take (provisional and outliers): what the ranking queries leave out. */

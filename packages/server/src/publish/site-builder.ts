@@ -212,11 +212,7 @@ export class SiteBuilder {
   private async buildResultPages(startedAt: number): Promise<void> {
     const out = join(this.o.siteDir, 'builds', `${startedAt}.pages.partial`);
     const logPath = join(this.o.siteDir, 'pages-build.log');
-    // The site served now lends its explorer catalog (site explore-data.ts explorerCatalog).
-    const ended = await this.runBuild(out, logPath, {
-      REDIS_BENCHDB_SITE_ONLY: 'results',
-      ...(this.root ? { REDIS_BENCHDB_SERVED_SITE: this.root } : {}),
-    });
+    const ended = await this.runBuild(out, logPath, { REDIS_BENCHDB_SITE_ONLY: 'results' });
     try {
       if (ended.reason !== null) {
         // The full build that follows renders them too, and says why if it fails as well.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { noiseDigests, type SiteResultRow } from '@redis-benchdb/db';
 import { allResults, database } from '../data/data.js';
 import { standingOfResult } from '../data/standing.js';
+import { onlyResultPages } from './only-results.js';
 import { stageFile } from './stage.js';
 
 /**
@@ -18,17 +19,7 @@ import { stageFile } from './stage.js';
 export const TEMPLATE_ENV = 'REDIS_BENCHDB_SITE_TEMPLATE';
 /** A JSON file of the pages kept: `{ template, keys: { id: key } }`. Unset: every page is rendered. */
 export const KEPT_ENV = 'REDIS_BENCHDB_KEPT_PAGES';
-/**
- * `results`: a build of the new result pages alone (the publishing service's first step after a
- * submission, so a page is live in seconds whatever the database's size); every other page returns
- * notInThisBuild() and is left to the full build that follows.
- */
-export const ONLY_ENV = 'REDIS_BENCHDB_SITE_ONLY';
-export const onlyResultPages = (): boolean => process.env[ONLY_ENV] === 'results';
-/** What a page other than a result's returns in a build of result pages alone: Astro writes no file for an empty body. */
-export function notInThisBuild(): Response {
-  return new Response(null, { status: 204 });
-}
+export { notInThisBuild, ONLY_ENV, onlyResultPages } from './only-results.js';
 
 /** Where a build writes every live result's key (a dot file: the service never serves it). */
 export const PAGE_KEYS_FILE = '/.redis-benchdb-page-keys.json';

@@ -1,5 +1,6 @@
-import { resultStandings } from '@redis-benchdb/db';
+import { resultStandings, standingsOfResults } from '@redis-benchdb/db';
 import { type Standing, standingReason } from '@redis-benchdb/result';
+import { onlyResultPages } from '../build/only-results.js';
 import { database } from './data.js';
 
 /**
@@ -15,6 +16,8 @@ export function allStandings(): Map<string, Standing> {
 }
 
 export function standingOfResult(id: string): Standing | undefined {
+  // A build of new result pages alone judges each within its kind only (db standingsOfResults).
+  if (onlyResultPages() && standings === null) return standingsOfResults(database(), [id]).get(id);
   return allStandings().get(id);
 }
 

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   iterateWorkloadCells,
   type SiteResultRow,
@@ -8,7 +6,6 @@ import {
   workloadDefinition,
 } from '@redis-benchdb/db';
 import { median, type PairedEvidence } from '@redis-benchdb/result';
-import { onlyResultPages } from '../build/frozen-pages.js';
 import { stageFile } from '../build/stage.js';
 import { cellsChart } from '../charts/cells.js';
 import { groupEvidence, type SideCell, sideOf } from '../compare/pair-evidence.js';
@@ -63,28 +60,13 @@ let light: WorkloadEntry[] | null = null;
 /**
  * The explorer's catalog alone (each workload's entry and the address of its view), without its bars:
  * what a result page links to. The bars read every result's trials (about 7 s at 1,000 results), and a
- * build of new result pages alone (frozen-pages.ts) must not wait for them. The same walk and the
- * same names as explorer()'s, which it gives when that was built already.
+ * result page need not wait for them. The same walk and the same names as explorer()'s, which it gives
+ * when that was built already.
  */
 export function explorerCatalog(): WorkloadEntry[] {
   if (built) return built.catalog;
-  light ??= servedCatalog() ?? named(walk(false)).entries.map((w) => w.entry);
+  light ??= named(walk(false)).entries.map((w) => w.entry);
   return light;
-}
-
-/**
- * The catalog of the site served now, which a build of result pages alone is given
- * (REDIS_BENCHDB_SERVED_SITE): walking every cell takes tens of seconds at 50,000 results. A workload
- * it lacks gets no link until the whole site's build that follows, which renders the page again.
- */
-function servedCatalog(): WorkloadEntry[] | null {
-  const root = process.env.REDIS_BENCHDB_SERVED_SITE;
-  if (!onlyResultPages() || !root) return null;
-  try {
-    return JSON.parse(readFileSync(join(root, EXPLORE_PATHS.catalog), 'utf8')) as WorkloadEntry[];
-  } catch {
-    return null;
-  }
 }
 
 interface Walked {
@@ -119,7 +101,8 @@ function walk(withBars: boolean): Walked[] {
     });
     cells = [];
   };
-  allStandings(); // read before the walk: no other statement runs on the connection during it
+  // Read before the walk (no other statement runs on the connection during it), for the bars' held results.
+  if (withBars) allStandings();
   for (const c of iterateWorkloadCells(database())) {
     if (!rows.has(c.resultId)) continue;
     if (cells[0] && cells[0].workloadFingerprint !== c.workloadFingerprint) flush();
