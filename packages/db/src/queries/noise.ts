@@ -33,13 +33,15 @@ export function repeatedMedians(db: BenchDb, environmentFingerprint: string): Ma
   return byWorkload;
 }
 
+/** The cells that are evidence of an environment's noise: repeatedMedians() reads them, noiseDigests() digests them. */
+const EVIDENCE_WHERE = `m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL AND r.retracted_at IS NULL
+     AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`;
+
 const REPEATED_SQL = `
   SELECT m.result_id AS resultId, m.workload_fingerprint AS fp, m.label, m.ops_median AS ops
     FROM cell_measurements m INDEXED BY cell_measurements_noise
     JOIN results r INDEXED BY results_site_by_id ON r.id = m.result_id
-   WHERE m.environment_fingerprint = ? AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL
-     AND r.retracted_at IS NULL
-     AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`;
+   WHERE m.environment_fingerprint = ? AND ${EVIDENCE_WHERE}`;
 
 /** Environments with two listed results or more that are not copies, most results first. */
 export function repeatedEnvironments(db: BenchDb): { environmentFingerprint: string; results: number }[] {
@@ -76,9 +78,7 @@ export function noiseDigests(db: BenchDb): Map<string, string> {
     .prepare<[], { env: string; resultId: string; ops: number }>(
       `SELECT m.environment_fingerprint AS env, m.result_id AS resultId, m.ops_median AS ops
          FROM cell_measurements m JOIN results r ON r.id = m.result_id
-        WHERE m.environment_fingerprint IS NOT NULL AND m.no_verdict IS NULL AND m.workload_fingerprint IS NOT NULL
-          AND r.retracted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM result_copies x WHERE x.result_id = m.result_id) AND NOT ${DISPUTED_R}`,
+        WHERE m.environment_fingerprint IS NOT NULL AND ${EVIDENCE_WHERE}`,
     )
     .all();
   for (const { env, resultId, ops } of rows) {

@@ -19,7 +19,6 @@ import { stageFile } from './stage.js';
 export const TEMPLATE_ENV = 'REDIS_BENCHDB_SITE_TEMPLATE';
 /** A JSON file of the pages kept: `{ template, keys: { id: key } }`. Unset: every page is rendered. */
 export const KEPT_ENV = 'REDIS_BENCHDB_KEPT_PAGES';
-export { notInThisBuild, ONLY_ENV, onlyResultPages } from './only-results.js';
 
 /** Where a build writes every live result's key (a dot file: the service never serves it). */
 export const PAGE_KEYS_FILE = '/.redis-benchdb-page-keys.json';

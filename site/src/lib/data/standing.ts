@@ -17,7 +17,7 @@ export function allStandings(): Map<string, Standing> {
 
 export function standingOfResult(id: string): Standing | undefined {
   // A build of new result pages alone judges each within its kind only (db standingsOfResults).
-  if (onlyResultPages() && standings === null) return standingsOfResults(database(), [id]).get(id);
+  if (onlyResultPages()) return standingsOfResults(database(), [id]).get(id);
   return allStandings().get(id);
 }
 

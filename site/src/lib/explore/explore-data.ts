@@ -55,35 +55,18 @@ export function explorer(): Explorer {
   return built;
 }
 
-let light: WorkloadEntry[] | null = null;
-
-/**
- * The explorer's catalog alone (each workload's entry and the address of its view), without its bars:
- * what a result page links to. The bars read every result's trials (about 7 s at 1,000 results), and a
- * result page need not wait for them. The same walk and the same names as explorer()'s, which it gives
- * when that was built already.
- */
-export function explorerCatalog(): WorkloadEntry[] {
-  if (built) return built.catalog;
-  light ??= named(walk(false)).entries.map((w) => w.entry);
-  return light;
-}
-
-interface Walked {
-  fp: string;
-  standardLabel: string | null;
-  results: number;
-  bars: Bar[];
-  clientBound: boolean;
-  leftOut: LeftOut;
-}
-
-/** Every comparable cell, workload by workload: its standard label and results, and its bars if asked. */
-function walk(withBars: boolean): Walked[] {
+function build(): Explorer {
   const rows = new Map(allResults().map((r) => [r.id, r]));
   // Each workload's bars are made as soon as its last cell is read, and its cells let go. Its
   // definition is read after the walk: better-sqlite3 runs no other statement while one iterates.
-  const walked: Walked[] = [];
+  const walked: {
+    fp: string;
+    standardLabel: string | null;
+    results: number;
+    bars: Bar[];
+    clientBound: boolean;
+    leftOut: LeftOut;
+  }[] = [];
   let cells: WorkloadCell[] = [];
   const flush = () => {
     const fp = cells[0]?.workloadFingerprint;
@@ -96,24 +79,18 @@ function walk(withBars: boolean): Walked[] {
       fp,
       standardLabel,
       results: new Set(cells.map((c) => c.resultId)).size,
-      ...(withBars ? bars(cells, rows, leftOut) : { bars: [], clientBound: false }),
+      ...bars(cells, rows, leftOut),
       leftOut,
     });
     cells = [];
   };
-  // Read before the walk (no other statement runs on the connection during it), for the bars' held results.
-  if (withBars) allStandings();
+  allStandings(); // read before the walk: no other statement runs on the connection during it
   for (const c of iterateWorkloadCells(database())) {
     if (!rows.has(c.resultId)) continue;
     if (cells[0] && cells[0].workloadFingerprint !== c.workloadFingerprint) flush();
     cells.push(c);
   }
   flush();
-  return walked;
-}
-
-/** Each workload's catalog entry, and the standard cells' pages by slug. */
-function named(walked: Walked[]) {
   const entries = walked.flatMap(({ fp, standardLabel, results, bars, clientBound, leftOut }) => {
     const def = workloadDefinition(database(), fp);
     if (!def) return [];
@@ -141,11 +118,6 @@ function named(walked: Walked[]) {
     standard.set(s, w.entry.id);
     w.entry.page = EXPLORE_PATHS.view(s);
   }
-  return { entries, standard };
-}
-
-function build(): Explorer {
-  const { entries, standard } = named(walk(true));
   const catalog = entries.map((w) => w.entry);
   const data = new Map<string, WorkloadData>();
   const targets = new Map<string, EmbedTarget>();

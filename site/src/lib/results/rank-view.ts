@@ -11,7 +11,7 @@ import {
 import { median } from '@redis-benchdb/result';
 import { database, headlineCells, indexRows } from '../data/data.js';
 import { heldOf } from '../data/standing.js';
-import { explorerCatalog, viewPath } from '../explore/explore-data.js';
+import { explorer, viewPath } from '../explore/explore-data.js';
 import { safeStrings } from '../text/text.js';
 
 /**
@@ -53,8 +53,7 @@ export function rankLines(
   id: string,
   cells: readonly { label: string; workloadFingerprint: string | null }[],
 ): RankLine[] {
-  const catalog = explorerCatalog();
-  const byId = new Map(catalog.map((e) => [e.id, e]));
+  const { catalog, data } = explorer();
   const held = heldOf(id);
   // A held result is no member of its cohorts: db resultRanks ranks its figure among them, as one more.
   const heldRanks = held
@@ -64,7 +63,7 @@ export function rankLines(
     const c = cohortOf(cell.workloadFingerprint!);
     const rank = heldRanks ? heldRanks.get(cell.workloadFingerprint!) : rankIn(c.cohort, id);
     if (!rank) return [];
-    const entry = byId.get(cell.workloadFingerprint!.replace(/^sha256:/, '').slice(0, 16));
+    const entry = data.get(cell.workloadFingerprint!.replace(/^sha256:/, '').slice(0, 16))?.workload;
     return [
       {
         label: cell.label,
