@@ -2,7 +2,7 @@
 // site build (Astro, scripts/site-build.mjs), a new result's build renders its page and no other
 // result's, whose files stay the very same (inode and mtime); the kept pages are served, a retracted
 // result's goes, and a new template (an upgrade) renders every page again at the service's start.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRetraction } from '@redis-benchdb/db';
@@ -53,6 +53,9 @@ describe('kept result pages', () => {
     const work = mkdtempSync(join(tmpdir(), 'rbdb-kept-pages-'));
     dirs.push(work);
     const siteDir = join(work, 'site');
+    // A folder of the operator's where the kept pages go: the service removes only folders it made.
+    mkdirSync(join(siteDir, 'pages/mine'), { recursive: true });
+    writeFileSync(join(siteDir, 'pages/mine/notes.txt'), 'mine');
     const dbPath = vouchedDbPath();
     const args = ['--site-dir', siteDir, '--site-debounce', '50'];
     let service = await spawnService(dbPath, args);
@@ -141,5 +144,7 @@ describe('kept result pages', () => {
     expect(keptFile(siteDir, ids[0]!)).toContain('/pages/next-version/');
     for (const id of ids) expect((await request(`${service.url}/results/${id}/`)).status).toBe(200);
     expect(await explorerLinks(ids[0]!)).toEqual(alone);
+    // Old templates' folders go (one swap later, for requests under way); the operator's folder stays.
+    expect(readFileSync(join(siteDir, 'pages/mine/notes.txt'), 'utf8')).toBe('mine');
   });
 });

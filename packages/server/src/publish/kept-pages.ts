@@ -25,6 +25,8 @@ import { join } from 'node:path';
 /** A build's record of every live result's key (frozen-pages.ts PAGE_KEYS_FILE). */
 const BUILD_KEYS = '.redis-benchdb-page-keys.json';
 const ID = /^[0-9a-f]{64}$/;
+/** In each template's folder the service made: only such a folder is ever removed (--site-dir may hold more). */
+const OWN = '.redis-benchdb-kept-pages';
 const PAGE = /^\/results\/([0-9a-f]{64})(\/.*)$/;
 
 interface PageKeys {
@@ -63,6 +65,7 @@ export class KeptPages {
     const keys: Record<string, string> = kept.template === built.template ? kept.keys : {};
     const layer = join(this.dir, built.template);
     await mkdir(layer, { recursive: true });
+    await writeFile(join(layer, OWN), '');
     const rendered = join(out, 'results');
     const names = existsSync(rendered) ? await readdir(rendered) : [];
     for (const id of names) {
@@ -114,9 +117,9 @@ export class KeptPages {
     await this.load(root);
     if (this.served === null) return;
     const { template, live } = this.served;
-    // Other templates' folders: the previous build's is still read by requests already under way.
+    // Other templates' folders of ours: the previous build's is still read by requests under way.
     for (const name of await readdir(this.dir).catch(() => [] as string[]))
-      if (name !== template && name !== previous?.template && !name.startsWith('keys.json'))
+      if (name !== template && name !== previous?.template && existsSync(join(this.dir, name, OWN)))
         await rm(join(this.dir, name), { recursive: true, force: true });
     for (const old of replaced) await rm(old, { recursive: true, force: true });
     if (previous?.template === template)
